@@ -1,0 +1,193 @@
+// The only module that imports @cfworker/json-schema (DESIGN §1).
+import { dereference, type OutputUnit, type SchemaDraft, validate } from '@cfworker/json-schema';
+import type { Dialect } from '../../protocol/dialect.ts';
+import type {
+  AdapterCompileInput,
+  CompiledAdapterSchema,
+  LeafFailure,
+  SchemaNode,
+  SchemaValidatorAdapter,
+} from '../schema-validator-adapter.ts';
+
+const drafts: Record<Dialect, SchemaDraft> = {
+  '2020-12': '2020-12',
+  '2019-09': '2019-09',
+  'draft-07': '7',
+  'draft-06': '7',
+  'draft-04': '4',
+};
+
+/** Keywords whose failure only wraps the failures of a subschema; their children are reported instead. */
+const wrappers = new Set([
+  '$ref',
+  '$recursiveRef',
+  'allOf',
+  'if',
+  'properties',
+  'patternProperties',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'propertyNames',
+  'dependentSchemas',
+  'dependencies',
+  'items',
+  'prefixItems',
+  'additionalItems',
+  'unevaluatedItems',
+]);
+
+/** Creates the default adapter: @cfworker/json-schema, eval-free, so it runs in Workers and strict-CSP pages. */
+export function createCfworkerAdapter(): SchemaValidatorAdapter {
+  return { id: 'cfworker-4.1.6', compile: compileWithCfworker };
+}
+
+function compileWithCfworker(input: AdapterCompileInput): ReturnType<SchemaValidatorAdapter['compile']> {
+  const { schema, dialect } = input;
+  // cfworker resolves against self.location when the root has no id; pin the base the engine used instead.
+  if (typeof schema === 'object' && typeof schema.$id !== 'string' && typeof schema.id !== 'string') {
+    schema.$id = input.base;
+  }
+  let lookup: Record<string, unknown>;
+  try {
+    lookup = dereference(schema as Parameters<typeof dereference>[0]);
+  } catch {
+    return { ok: false, message: 'the validator could not index this schema (conflicting identifiers)' };
+  }
+  // cfworker also files an embedded resource's $anchor under the outer base, overwriting a real anchor of the
+  // same name there (JSON-Schema-Test-Suite "order of evaluation: $id and $anchor and $ref"). Put them back.
+  for (const [uri, node] of input.anchors) lookup[uri] = node;
+  for (const node of input.refNodes) {
+    const uri = (node as { __absolute_ref__?: string }).__absolute_ref__;
+    if (uri === undefined || lookup[uri] === undefined) {
+      return { ok: false, message: `the validator cannot resolve "$ref": ${JSON.stringify(String(node.$ref))}` };
+    }
+  }
+  const draft = drafts[dialect];
+  const compiled: CompiledAdapterSchema = {
+    validate(instance) {
+      const result = validate(instance, schema as Parameters<typeof validate>[1], draft, lookup as Parameters<typeof validate>[3], false);
+      if (result.valid) return [];
+      const leaves = collect(result.errors, 0, result.errors.length, { root: schema, lookup, propertyName: false });
+      // Never report "invalid" without a reason.
+      return leaves.length > 0 ? leaves : [{ instancePath: [], keyword: 'schema', schema: {}, schemaPath: [] }];
+    },
+  };
+  return { ok: true, compiled };
+}
+
+interface Context {
+  readonly root: SchemaNode | boolean;
+  readonly lookup: Record<string, unknown>;
+  readonly propertyName: boolean;
+}
+
+/** Turns cfworker's flat, pre-ordered output (wrapper, then its children) into leaf failures. */
+function collect(units: readonly OutputUnit[], start: number, end: number, context: Context): LeafFailure[] {
+  const leaves: LeafFailure[] = [];
+  let i = start;
+  while (i < end) {
+    const unit = units[i] as OutputUnit;
+    const prefix = `${unit.keywordLocation}/`;
+    let j = i + 1;
+    while (j < end && (units[j] as OutputUnit).keywordLocation.startsWith(prefix)) j++;
+    if (unit.keyword === 'anyOf' || unit.keyword === 'oneOf') {
+      leaves.push(...alternatives(unit, units, i + 1, j, context));
+    } else if (wrappers.has(unit.keyword)) {
+      const nested = unit.keyword === 'propertyNames' ? { ...context, propertyName: true } : context;
+      leaves.push(...collect(units, i + 1, j, nested));
+    } else {
+      leaves.push(toLeaf(unit, context));
+    }
+    i = j;
+  }
+  return leaves;
+}
+
+/**
+ * A failed `anyOf`/`oneOf`: when every alternative failed on `type` alone, one merged type failure; when all but
+ * one did, that one is what the author meant, so its failures; otherwise one failure for the keyword itself.
+ */
+function alternatives(unit: OutputUnit, units: readonly OutputUnit[], start: number, end: number, context: Context): LeafFailure[] {
+  const at = locate(unit.keywordLocation, context);
+  const options = at.schema[unit.keyword];
+  const count = Array.isArray(options) ? options.length : 0;
+  const prefix = `${unit.keywordLocation}/`;
+  const byBranch = new Map<number, LeafFailure[]>();
+  let i = start;
+  while (i < end) {
+    const branch = Number.parseInt((units[i] as OutputUnit).keywordLocation.slice(prefix.length), 10);
+    let j = i + 1;
+    while (j < end && (units[j] as OutputUnit).keywordLocation.startsWith(`${prefix}${branch}/`)) j++;
+    byBranch.set(branch, [...(byBranch.get(branch) ?? []), ...collect(units, i, j, context)]);
+    i = j;
+  }
+  const matched = count - byBranch.size;
+  const own: LeafFailure = {
+    ...at,
+    instancePath: pointerSegments(unit.instanceLocation),
+    keyword: unit.keyword,
+    alternatives: { count, matched },
+  };
+  if (matched > 0) return [own];
+  const here = unit.instanceLocation;
+  const typeOnly = (leaves: LeafFailure[]): boolean =>
+    leaves.length > 0 && leaves.every((leaf) => leaf.keyword === 'type' && leaf.instancePath.join('/') === pointerSegments(here).join('/'));
+  const branches = [...byBranch.values()];
+  const typeBranches = branches.filter(typeOnly);
+  if (typeBranches.length === branches.length && branches.length > 0) {
+    const types = new Set<string>();
+    for (const leaf of typeBranches.flat()) for (const type of leaf.types ?? []) types.add(type);
+    return [{ ...(typeBranches[0]?.[0] as LeafFailure), types: [...types] }];
+  }
+  if (typeBranches.length === branches.length - 1) return branches.find((leaves) => !typeOnly(leaves)) ?? [own];
+  return [own];
+}
+
+function toLeaf(unit: OutputUnit, context: Context): LeafFailure {
+  const at = locate(unit.keywordLocation, context);
+  const leaf: LeafFailure = { ...at, instancePath: pointerSegments(unit.instanceLocation), keyword: unit.keyword };
+  if (unit.keyword === 'type') {
+    const type = at.schema.type;
+    return { ...leaf, types: Array.isArray(type) ? (type as string[]) : [String(type)] };
+  }
+  return context.propertyName ? { ...leaf, propertyName: true } : leaf;
+}
+
+/** Finds the subschema holding a keyword from cfworker's keyword location, following `$ref`s as it goes. */
+function locate(keywordLocation: string, context: Context): { schema: SchemaNode; schemaPath: string[] } {
+  const found = walkTo(keywordLocation, context);
+  return found ?? { schema: {}, schemaPath: [] };
+}
+
+function walkTo(keywordLocation: string, context: Context): { schema: SchemaNode; schemaPath: string[] } | undefined {
+  const segments = pointerSegments(keywordLocation);
+  segments.pop();
+  let node: unknown = context.root;
+  for (const segment of segments) {
+    if (typeof node !== 'object' || node === null) return undefined;
+    const holder = node as Record<string, unknown>;
+    if (segment === '$ref') node = context.lookup[String(holder.__absolute_ref__)];
+    else if (segment === '$recursiveRef') node = context.lookup[String(holder.__absolute_recursive_ref__)];
+    else node = holder[segment];
+  }
+  if (typeof node !== 'object' || node === null) return undefined;
+  return { schema: node as SchemaNode, schemaPath: segments };
+}
+
+/** `#/a~1b/0` → `['a/b', '0']` (cfworker percent-encodes pointer segments). */
+function pointerSegments(location: string): string[] {
+  const body = location.startsWith('#') ? location.slice(1) : location;
+  if (body === '') return [];
+  return body
+    .slice(1)
+    .split('/')
+    .map((segment) => {
+      let decoded = segment;
+      try {
+        decoded = decodeURIComponent(segment);
+      } catch {
+        // keep the raw segment: cfworker only encodes with encodeURI, so this is not expected
+      }
+      return decoded.replace(/~1/g, '/').replace(/~0/g, '~');
+    });
+}

@@ -1,0 +1,74 @@
+import type { Dialect } from '../protocol/dialect.ts';
+import type { Policy } from '../protocol/policy.ts';
+import type { Refusal } from '../protocol/refusal.ts';
+import type { SchemaWarning } from '../protocol/warning.ts';
+import { checkExpansion } from './check-expansion.ts';
+import { checkPatterns } from './check-patterns.ts';
+import { type BigNumberSite, copyJson } from './copy-json.ts';
+import { resolveDialect } from './dialect.ts';
+import { jsonPath } from './json-path.ts';
+import { resolveRefs } from './resolve-refs.ts';
+import { truncate } from './truncate.ts';
+import { type FormatMode, type SchemaIndex, type SchemaObject, walkSchema } from './walk-schema.ts';
+
+/** A schema that passed every static check: the engine's own normalised copy and what was learned about it. */
+export interface CheckedSchema {
+  readonly root: SchemaObject | boolean;
+  readonly dialect: Dialect;
+  readonly index: SchemaIndex;
+  readonly warnings: readonly SchemaWarning[];
+  /** Numbers in the schema a double cannot hold exactly. */
+  readonly bigNumbers: readonly BigNumberSite[];
+}
+
+export type CheckResult = { readonly ok: true; readonly checked: CheckedSchema } | { readonly ok: false; readonly refusal: Refusal };
+
+/**
+ * The static policy pass (DESIGN §2), run before a validator library sees the schema: bounds, dialect, keyword
+ * types, patterns, references on every branch, and in-place expansion. Works on a copy; the input is untouched.
+ */
+export function checkSchema(schema: unknown, policy: Policy, formats: FormatMode, defaultDialect: Dialect = '2020-12'): CheckResult {
+  const copied = copyJson(schema, { maxBytes: policy.maxSchemaBytes, maxDepth: policy.maxJsonDepth });
+  if (!copied.ok) {
+    const where = copied.path.length > 0 ? ` at ${truncate(jsonPath(copied.path).replace(/^\$/, 'schema'), 60)}` : '';
+    switch (copied.reason) {
+      case 'too_deep':
+        return refuse('too_deep', `JSON nesting deeper than ${policy.maxJsonDepth}${where}`);
+      case 'too_large':
+        return refuse('too_large', `schema is over ${policy.maxSchemaBytes} bytes of JSON`);
+      default:
+        return refuse('invalid_schema', `not JSON${where}: ${copied.detail}`);
+    }
+  }
+  const root = copied.holder[0];
+  if (typeof root !== 'boolean' && (typeof root !== 'object' || root === null || Array.isArray(root))) {
+    return refuse(
+      'invalid_schema',
+      `a schema is an object or a boolean, got ${root === null ? 'null' : Array.isArray(root) ? 'array' : typeof root}`,
+    );
+  }
+  const dialect = resolveDialect(root, defaultDialect);
+  if (!dialect.ok) return { ok: false, refusal: dialect.refusal };
+  const walked = walkSchema(root, dialect.dialect, policy, formats);
+  if (!walked.ok) return walked;
+  const pattern = checkPatterns(walked.index.patterns);
+  if (pattern) return { ok: false, refusal: pattern };
+  const refs = resolveRefs(walked.index);
+  if (!refs.ok) return refs;
+  const expansion = checkExpansion(walked.index, refs.targets, policy);
+  if (expansion) return { ok: false, refusal: expansion };
+  return {
+    ok: true,
+    checked: {
+      root: walked.root,
+      dialect: dialect.dialect,
+      index: walked.index,
+      warnings: walked.index.warnings,
+      bigNumbers: copied.bigNumbers,
+    },
+  };
+}
+
+function refuse(code: Refusal['code'], message: string): CheckResult {
+  return { ok: false, refusal: { code, message } };
+}

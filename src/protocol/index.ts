@@ -1,0 +1,7 @@
+export type { Dialect } from './dialect.ts';
+export type { Issue } from './issue.ts';
+export type { Policy } from './policy.ts';
+export { type Refusal, type RefusalCode, refusalCodes } from './refusal.ts';
+export type { SchemaVerdict, ToolDefinition, ToolVerdict } from './tool.ts';
+export type { Verdict } from './verdict.ts';
+export type { SchemaWarning, WarningCode } from './warning.ts';

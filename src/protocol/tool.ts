@@ -1,0 +1,23 @@
+import type { RefusalCode } from './refusal.ts';
+import type { SchemaWarning } from './warning.ts';
+
+/** The parts of an MCP tool definition that schemaval reads. */
+export interface ToolDefinition {
+  readonly name: string;
+  readonly inputSchema?: unknown;
+  readonly outputSchema?: unknown;
+  readonly [key: string]: unknown;
+}
+
+/** The verdict on one of a tool's schemas. */
+export type SchemaVerdict = { readonly ok: true } | { readonly ok: false; readonly code: RefusalCode; readonly message: string };
+
+/** A tool is refused when either of its schemas is refused. `null`: the tool has no such schema. */
+export interface ToolVerdict {
+  readonly name: string;
+  readonly fingerprint: string;
+  readonly verdict: 'accepted' | 'refused';
+  readonly input: SchemaVerdict | null;
+  readonly output: SchemaVerdict | null;
+  readonly warnings: readonly SchemaWarning[];
+}
