@@ -1,5 +1,6 @@
 export type { Dialect } from './dialect.ts';
 export type { Issue } from './issue.ts';
+export type { EngineStats, ValidationOutcome } from './outcome.ts';
 export type { Policy } from './policy.ts';
 export { type Refusal, type RefusalCode, refusalCodes } from './refusal.ts';
 export type { SchemaVerdict, ToolDefinition, ToolVerdict } from './tool.ts';

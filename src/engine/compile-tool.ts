@@ -1,0 +1,40 @@
+import type { SchemaVerdict, ToolVerdict } from '../protocol/tool.ts';
+import type { SchemaWarning } from '../protocol/warning.ts';
+import type { CompileResult } from './compile-schema.ts';
+
+/** A tool's compiled schemas, kept by fingerprint for later argument and result checks. */
+export interface CompiledTool {
+  readonly name: string;
+  readonly fingerprint: string;
+  readonly input: CompileResult | null;
+  readonly output: CompileResult | null;
+  readonly verdict: ToolVerdict;
+}
+
+/** Builds a tool's verdict from its schemas' compile results (DESIGN §5.1: refused if either schema is). */
+export function toolVerdict(
+  name: string,
+  fingerprint: string,
+  inputSchema: unknown,
+  input: CompileResult | null,
+  output: CompileResult | null,
+): ToolVerdict {
+  const warnings: SchemaWarning[] = [];
+  const collect = (label: string, result: CompileResult | null): SchemaVerdict | null => {
+    if (result === null) return null;
+    if (!result.ok) return { ok: false, code: result.refusal.code, message: `${label}: ${result.refusal.message}` };
+    for (const warning of result.schema.warnings) warnings.push({ code: warning.code, message: `${label}: ${warning.message}` });
+    return { ok: true };
+  };
+  const inputVerdict = collect('inputSchema', input);
+  const outputVerdict = collect('outputSchema', output);
+  if (input?.ok && !declaresObjectRoot(inputSchema)) {
+    warnings.push({ code: 'root_not_object', message: 'inputSchema: MCP expects a root with "type": "object"' });
+  }
+  const refused = inputVerdict?.ok === false || outputVerdict?.ok === false;
+  return { name, fingerprint, verdict: refused ? 'refused' : 'accepted', input: inputVerdict, output: outputVerdict, warnings };
+}
+
+function declaresObjectRoot(schema: unknown): boolean {
+  return typeof schema === 'object' && schema !== null && (schema as { type?: unknown }).type === 'object';
+}

@@ -1,0 +1,181 @@
+import type { EngineStats, ValidationOutcome } from '../protocol/outcome.ts';
+import type { Policy } from '../protocol/policy.ts';
+import type { ToolVerdict } from '../protocol/tool.ts';
+import { createCfworkerAdapter } from './adapters/cfworker-adapter.ts';
+import { type CompileResult, compileSchema } from './compile-schema.ts';
+import { type CompiledTool, toolVerdict } from './compile-tool.ts';
+import { EngineError } from './engine-error.ts';
+import { fingerprint, toolFingerprint } from './fingerprint.ts';
+import { createLruCache } from './lru-cache.ts';
+import { parseJson } from './parse-json.ts';
+import { policyHash, resolvePolicy } from './policy.ts';
+import type { SchemaValidatorAdapter } from './schema-validator-adapter.ts';
+import type { FormatMode } from './walk-schema.ts';
+
+export interface EngineOptions {
+  readonly policy?: Partial<Policy>;
+  readonly adapter?: SchemaValidatorAdapter;
+  /** Compiled schemas and refusals kept in memory (DESIGN §4: 4,096). */
+  readonly cacheSize?: number;
+}
+
+/** A schema, or the fingerprint of one compiled earlier. */
+export type SchemaRef = string | object | boolean;
+
+/** The engine with its caches: compile once per fingerprint, validate many. */
+export interface Engine {
+  readonly policy: Policy;
+  readonly adapterId: string;
+  /** Compiles a schema, or finds it (or its refusal) in the cache. */
+  compile(schema: unknown, formats?: FormatMode): Promise<{ readonly fingerprint: string; readonly result: CompileResult }>;
+  /** Verdicts for a `tools/list` result's tools; keeps the compiled tools for the calls below. */
+  compileTools(tools: readonly unknown[]): Promise<ToolVerdict[]>;
+  validate(schema: SchemaRef, instance: unknown): Promise<ValidationOutcome>;
+  /** Parses the instance losslessly first, so integers past 2^53 stay exact. */
+  validateJson(schema: SchemaRef, text: string): Promise<ValidationOutcome>;
+  validateArguments(toolFingerprint: string, args: unknown): ValidationOutcome;
+  validateStructured(toolFingerprint: string, structuredContent: unknown): ValidationOutcome;
+  /** Elicitation answers: the four form formats are asserted. */
+  validateElicitation(requestedSchema: unknown, content: unknown): Promise<ValidationOutcome>;
+  stats(): EngineStats;
+}
+
+/** Creates an engine; I/O-free, so it runs the same in a page, a worker, Node or workerd. */
+export function createEngine(options: EngineOptions = {}): Engine {
+  const policy = resolvePolicy(options.policy);
+  const adapter = options.adapter ?? createCfworkerAdapter();
+  const capacity = options.cacheSize ?? 4096;
+  const keySuffix = `${adapter.id}|${policyHash(policy)}`;
+  const schemas = createLruCache<string, CompileResult>(capacity);
+  const tools = createLruCache<string, CompiledTool>(capacity);
+  const counters = { compiles: 0, cacheHits: 0, validations: 0 };
+
+  const compileByFingerprint = (schema: unknown, print: string | undefined, formats: FormatMode): CompileResult => {
+    if (print === undefined) return compileUnhashable(schema, formats);
+    const key = `${print}|${formats}|${keySuffix}`;
+    const cached = schemas.get(key);
+    if (cached !== undefined) {
+      counters.cacheHits++;
+      return cached;
+    }
+    counters.compiles++;
+    const result = compileSchema(schema, { policy, adapter, formats });
+    schemas.set(key, result);
+    return result;
+  };
+
+  /** No canonical form, so no cache entry: report the policy's own reason, else the missing canonical form. */
+  const compileUnhashable = (schema: unknown, formats: FormatMode): CompileResult => {
+    counters.compiles++;
+    const result = compileSchema(schema, { policy, adapter, formats });
+    if (!result.ok) return result;
+    return { ok: false, refusal: { code: 'invalid_schema', message: 'not canonical JSON (a string holds a lone UTF-16 surrogate)' } };
+  };
+
+  const compile: Engine['compile'] = async (schema, formats = 'annotate') => {
+    const print = await safeFingerprint(schema);
+    return { fingerprint: print ?? '', result: compileByFingerprint(schema, print, formats) };
+  };
+
+  const resolve = async (ref: SchemaRef, formats: FormatMode): Promise<CompileResult> => {
+    if (typeof ref !== 'string') return (await compile(ref, formats)).result;
+    const cached = schemas.get(`${ref}|${formats}|${keySuffix}`);
+    if (cached === undefined) throw new EngineError('UNKNOWN_FINGERPRINT', `no schema with fingerprint ${ref} is compiled here`);
+    counters.cacheHits++;
+    return cached;
+  };
+
+  const run = (result: CompileResult | null, instance: unknown): ValidationOutcome => {
+    counters.validations++;
+    if (result === null) return { valid: true };
+    if (!result.ok) return { refused: result.refusal };
+    return result.schema.validate(instance);
+  };
+
+  const tool = (print: string): CompiledTool => {
+    const found = tools.get(print);
+    if (found === undefined) throw new EngineError('UNKNOWN_FINGERPRINT', `no tool with fingerprint ${print} is compiled here`);
+    return found;
+  };
+
+  const instanceLimits = { maxBytes: policy.maxInstanceBytes, maxDepth: policy.maxInstanceDepth };
+
+  return {
+    policy,
+    adapterId: adapter.id,
+    compile,
+    async compileTools(list) {
+      if (!Array.isArray(list)) throw new EngineError('INVALID_ARGUMENT', 'compileTools wants an array of tools');
+      return Promise.all(
+        list.map(async (entry, i): Promise<ToolVerdict> => {
+          if (typeof entry !== 'object' || entry === null || typeof (entry as { name?: unknown }).name !== 'string') {
+            const name = `tools[${i}]`;
+            const message = `${name} is not a tool: want an object with a string "name"`;
+            return {
+              name,
+              fingerprint: '',
+              verdict: 'refused',
+              input: { ok: false, code: 'invalid_schema', message },
+              output: null,
+              warnings: [],
+            };
+          }
+          const { name, inputSchema, outputSchema } = entry as { name: string; inputSchema?: unknown; outputSchema?: unknown };
+          const print = (await safeFingerprint({ name, inputSchema, outputSchema }, true)) ?? '';
+          const input =
+            inputSchema === undefined ? null : compileByFingerprint(inputSchema, await safeFingerprint(inputSchema), 'annotate');
+          const output =
+            outputSchema === undefined ? null : compileByFingerprint(outputSchema, await safeFingerprint(outputSchema), 'annotate');
+          let verdict = toolVerdict(name, print, inputSchema, input, output);
+          if (inputSchema === undefined) {
+            verdict = {
+              ...verdict,
+              warnings: [
+                ...verdict.warnings,
+                { code: 'missing_input_schema', message: 'MCP tools must have an inputSchema; arguments are not checked' },
+              ],
+            };
+          }
+          if (print !== '') tools.set(print, { name, fingerprint: print, input, output, verdict });
+          return verdict;
+        }),
+      );
+    },
+    async validate(schema, instance) {
+      return run(await resolve(schema, 'annotate'), instance);
+    },
+    async validateJson(schema, text) {
+      const result = await resolve(schema, 'annotate');
+      const parsed = parseJson(text, instanceLimits);
+      if (!parsed.ok) {
+        counters.validations++;
+        if (!result.ok) return { refused: result.refusal };
+        const keyword = parsed.code === 'too_large' ? 'maxInstanceBytes' : parsed.code === 'too_deep' ? 'maxInstanceDepth' : 'json';
+        const message = parsed.code === 'malformed' ? `not valid JSON: ${parsed.message}` : parsed.message;
+        return { valid: false, issues: [{ path: '$', keyword, message }] };
+      }
+      return run(result, parsed.value);
+    },
+    validateArguments(print, args) {
+      return run(tool(print).input, args);
+    },
+    validateStructured(print, structuredContent) {
+      return run(tool(print).output, structuredContent);
+    },
+    async validateElicitation(requestedSchema, content) {
+      return run((await compile(requestedSchema, 'assert-form')).result, content);
+    },
+    stats() {
+      return { cachedSchemas: schemas.size, cachedTools: tools.size, ...counters };
+    },
+  };
+}
+
+/** The fingerprint, or undefined when the value has no canonical JSON form (too deep to walk, lone surrogates). */
+async function safeFingerprint(value: unknown, isTool = false): Promise<string | undefined> {
+  try {
+    return isTool ? await toolFingerprint(value as { name: unknown }) : await fingerprint(value);
+  } catch {
+    return undefined;
+  }
+}
