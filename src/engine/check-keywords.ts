@@ -53,7 +53,10 @@ export function checkKeywordTypes(node: Record<string, unknown>, dialect: Dialec
       return `${keyword}: want a non-negative integer, got ${JSON.stringify(value)}`;
     }
   }
-  if (node.required !== undefined && !isStringArray(node.required)) return 'required: want an array of strings';
+  // A boolean `required` is draft-03 syntax; the walker drops it with a warning.
+  if (node.required !== undefined && typeof node.required !== 'boolean' && !isStringArray(node.required)) {
+    return 'required: want an array of strings';
+  }
   if (node.enum !== undefined && !Array.isArray(node.enum)) return `enum: want an array, got ${jsonType(node.enum)}`;
   if (node.uniqueItems !== undefined && typeof node.uniqueItems !== 'boolean') return 'uniqueItems: want a boolean';
   for (const keyword of ['pattern', 'format', '$ref', '$anchor', '$comment']) {

@@ -35,6 +35,26 @@ export function toolVerdict(
   return { name, fingerprint, verdict: refused ? 'refused' : 'accepted', input: inputVerdict, output: outputVerdict, warnings };
 }
 
+/** Whether the root is `type: "object"`, following a root `$ref` chain within the document (zod-to-json-schema style). */
 function declaresObjectRoot(schema: unknown): boolean {
-  return typeof schema === 'object' && schema !== null && (schema as { type?: unknown }).type === 'object';
+  let node = schema;
+  for (let hops = 0; hops < 8 && typeof node === 'object' && node !== null; hops++) {
+    const { type, $ref } = node as { type?: unknown; $ref?: unknown };
+    if (type === 'object') return true;
+    if (typeof $ref !== 'string' || !$ref.startsWith('#/')) return false;
+    node = pointerTarget(schema, $ref);
+  }
+  return false;
+}
+
+function pointerTarget(schema: unknown, ref: string): unknown {
+  try {
+    return ref
+      .slice(2)
+      .split('/')
+      .map((token) => decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce<unknown>((at, token) => (typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[token] : undefined), schema);
+  } catch {
+    return undefined;
+  }
 }

@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { main } from '../src/cli/main.ts';
+import { memoryIo } from './helpers/memory-io.ts';
+
+const example = readFileSync(new URL('../examples/tools.json', import.meta.url), 'utf8');
+
+describe('schemaval lint', () => {
+  it('prints each verdict and the summary line, exiting 1 when a tool is refused', async () => {
+    const io = memoryIo({ 'tools.json': example });
+    assert.equal(await main(['lint', 'tools.json'], io), 1);
+    const out = io.out();
+    assert.match(out, /^accepted {2}get_weather$/m);
+    assert.match(out, /^refused {3}fetch_profile\n {10}remote_ref: inputSchema: #\/properties\/profile\/\$ref/m);
+    assert.match(out, /^refused {3}expand_everything\n {10}too_many_subschemas: /m);
+    assert.match(out, /warning draft3_required: inputSchema: #\/properties\/id/);
+    assert.match(out, /^6 tools: 4 accepted, 2 refused, 1 warning$/m);
+  });
+
+  it('emits the DESIGN §5.1 JSON shape with --json', async () => {
+    const io = memoryIo({ 'tools.json': example });
+    assert.equal(await main(['lint', '--json', 'tools.json'], io), 1);
+    const { tools } = JSON.parse(io.out()) as { tools: Record<string, unknown>[] };
+    assert.equal(tools.length, 6);
+    for (const tool of tools) {
+      assert.deepEqual(Object.keys(tool).sort(), ['fingerprint', 'input', 'name', 'output', 'verdict', 'warnings']);
+      assert.match(String(tool.fingerprint), /^[0-9a-f]{64}$/);
+    }
+    const weather = tools.find((t) => t.name === 'get_weather');
+    assert.deepEqual(weather, { ...weather, verdict: 'accepted', input: { ok: true }, output: { ok: true }, warnings: [] });
+    const search = tools.find((t) => t.name === 'search_issues');
+    assert.equal(search?.output, null, 'a tool without outputSchema has output: null');
+    const remote = tools.find((t) => t.name === 'fetch_profile');
+    assert.equal(remote?.verdict, 'refused');
+    assert.equal((remote?.input as { code: string }).code, 'remote_ref');
+  });
+
+  it('exits 0 when every tool is accepted, and accepts a bare array or a JSON-RPC response', async () => {
+    const tool = { name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } };
+    for (const text of [JSON.stringify([tool]), JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: [tool] } })]) {
+      const io = memoryIo({ '-': text });
+      assert.equal(await main(['lint', '-'], io), 0);
+      assert.match(io.out(), /^1 tool: 1 accepted, 0 refused$/m);
+    }
+  });
+
+  it('refuses a too-deep schema per tool instead of failing the whole file', async () => {
+    let deep: unknown = { type: 'string' };
+    for (let i = 0; i < 200; i++) deep = { type: 'object', properties: { a: deep } };
+    const io = memoryIo({
+      '-': JSON.stringify({
+        tools: [
+          { name: 'deep', inputSchema: deep },
+          { name: 'ok', inputSchema: { type: 'object' } },
+        ],
+      }),
+    });
+    assert.equal(await main(['lint', '--json', '-'], io), 1);
+    const { tools } = JSON.parse(io.out());
+    assert.equal(tools[0].input.code, 'too_deep');
+    assert.equal(tools[1].verdict, 'accepted');
+  });
+
+  it('refuses an entry that is not a tool, naming its index', async () => {
+    const io = memoryIo({ '-': '{"tools":[42]}' });
+    assert.equal(await main(['lint', '--json', '-'], io), 1);
+    const { tools } = JSON.parse(io.out());
+    assert.equal(tools[0].name, 'tools[0]');
+    assert.equal(tools[0].input.code, 'invalid_schema');
+  });
+
+  it('exits 2 for unreadable, unparseable or wrongly shaped input', async () => {
+    const cases: [string[], Record<string, string>, RegExp][] = [
+      [['lint', 'missing.json'], {}, /cannot read tools file "missing.json": ENOENT/],
+      [['lint', '-'], { '-': '{"tools": [' }, /tools file from standard input is not valid JSON/],
+      [['lint', '-'], { '-': '{"tool": []}' }, /must hold a tools\/list result/],
+      [['lint'], {}, /exactly one FILE/],
+    ];
+    for (const [argv, files, pattern] of cases) {
+      const io = memoryIo(files);
+      assert.equal(await main(argv, io), 2, argv.join(' '));
+      assert.match(io.err(), pattern);
+    }
+  });
+});
