@@ -33,7 +33,7 @@ describe('schemaval lint', () => {
     assert.equal(search?.output, null, 'a tool without outputSchema has output: null');
     const remote = tools.find((t) => t.name === 'fetch_profile');
     assert.equal(remote?.verdict, 'refused');
-    assert.equal((remote?.input as { code: string }).code, 'remote_ref');
+    assert.equal((remote?.input as { code: string } | undefined)?.code, 'remote_ref');
   });
 
   it('exits 0 when every tool is accepted, and accepts a bare array or a JSON-RPC response', async () => {
