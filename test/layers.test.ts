@@ -1,0 +1,63 @@
+// DESIGN §1: imports point inward only, and the engine is the only place a validator library is imported.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const src = fileURLToPath(new URL('../src', import.meta.url));
+
+/** Layers each layer may import, and the packages it may use. */
+const rules: Record<string, { layers: string[]; packages: RegExp }> = {
+  protocol: { layers: ['protocol'], packages: /^$/ },
+  engine: { layers: ['engine', 'protocol'], packages: /^(@cfworker\/json-schema|lossless-json|canonicalize)$/ },
+  worker: { layers: ['worker', 'engine', 'protocol'], packages: /^(comlink(\/.*)?|node:worker_threads)$/ },
+  host: { layers: ['host', 'protocol', 'engine'], packages: /^(comlink(\/.*)?|idb-keyval|@modelcontextprotocol\/sdk\/.*|node:.*)$/ },
+  cli: { layers: ['cli', 'host', 'engine', 'protocol'], packages: /^node:/ },
+  ui: { layers: ['ui', 'host', 'protocol'], packages: /^(@modelcontextprotocol\/sdk\/.*|comlink|idb-keyval)$/ },
+};
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+function imports(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [
+    ...text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/gm),
+    ...text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g),
+  ].map((match) => match[1] as string);
+}
+
+describe('layer boundaries', () => {
+  const files = sources(src);
+
+  it('finds the source files', () => {
+    assert.ok(files.length > 20);
+  });
+
+  for (const [layer, rule] of Object.entries(rules)) {
+    it(`src/${layer} imports only what its layer may`, () => {
+      for (const file of files.filter((f) => relative(src, f).startsWith(`${layer}/`))) {
+        const rel = relative(src, file);
+        for (const spec of imports(file)) {
+          if (spec.startsWith('.')) {
+            const target = relative(src, join(file, '..', spec)).split('/')[0] as string;
+            assert.ok(rule.layers.includes(target), `${rel} imports ${spec} (layer ${target})`);
+          } else {
+            assert.match(spec, rule.packages, `${rel} imports package ${spec}`);
+          }
+        }
+      }
+    });
+  }
+
+  it('imports @cfworker/json-schema from exactly one engine file', () => {
+    const importers = files.filter((file) => imports(file).includes('@cfworker/json-schema')).map((file) => relative(src, file));
+    assert.deepEqual(importers, ['engine/adapters/cfworker-adapter.ts']);
+  });
+});
