@@ -40,7 +40,7 @@ export function compileSchema(schema: unknown, options: CompileSchemaOptions = {
   const { root, dialect, index, warnings } = checked.checked;
   const refNodes = index.refs.filter((site) => site.keyword === '$ref').map((site) => site.node);
   const compiled = adapter.compile({ schema: root, dialect, base: rootBase, refNodes, anchors: index.anchors });
-  if (!compiled.ok) return { ok: false, refusal: { code: 'unresolved_ref', message: compiled.message } };
+  if (!compiled.ok) return { ok: false, refusal: { code: compiled.code, message: compiled.message } };
   const context = { compiled: compiled.compiled, checked: checked.checked, adapter, policy };
   return {
     ok: true,

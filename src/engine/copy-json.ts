@@ -131,7 +131,13 @@ export function copyJson(input: unknown, limits: CopyLimits): CopyResult {
   } catch (error) {
     if (error instanceof Stop) return { ok: false, reason: error.reason, path: error.path, detail: error.detail };
     if (error instanceof RangeError) return { ok: false, reason: 'too_deep', path: [], detail: 'nesting too deep to walk' };
-    throw error;
+    // A getter or proxy that throws: not a JSON value either.
+    return {
+      ok: false,
+      reason: 'not_json',
+      path: [...path],
+      detail: `reading it failed (${error instanceof Error ? error.name : 'error'})`,
+    };
   }
 }
 

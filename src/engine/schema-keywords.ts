@@ -20,6 +20,8 @@ const common: Record<string, SubschemaKeyword> = {
   items: { shape: 'schemaOrArray', inPlace: false },
   additionalItems: { shape: 'schema', inPlace: false },
   definitions: { shape: 'map', inPlace: false, container: true },
+  // Not a keyword before 2019-09, but generators put it in draft-07 schemas too; `#/$defs/…` pointers must resolve.
+  $defs: { shape: 'map', inPlace: false, container: true },
 };
 
 const draft04: Record<string, SubschemaKeyword> = {
@@ -38,13 +40,14 @@ const draft07: Record<string, SubschemaKeyword> = {
 };
 
 const draft2019: Record<string, SubschemaKeyword> = {
+  // `dependencies` was split into dependentRequired/dependentSchemas in 2019-09; it is still honoured, so a
+  // schema written the old way is enforced as its author meant (the suite's dependencies-compatibility tests).
   ...draft07,
   $defs: { shape: 'map', inPlace: false, container: true },
   dependentSchemas: { shape: 'map', inPlace: true },
   unevaluatedItems: { shape: 'schema', inPlace: false },
   unevaluatedProperties: { shape: 'schema', inPlace: false },
 };
-delete draft2019.dependencies;
 
 const draft2020: Record<string, SubschemaKeyword> = {
   ...draft2019,
@@ -101,8 +104,8 @@ const foreign: Record<Exclude<Dialect, 'draft-06'>, readonly string[]> = {
     '$recursiveAnchor',
     '$anchor',
   ],
-  '2019-09': ['prefixItems', 'dependencies'],
-  '2020-12': ['$recursiveRef', '$recursiveAnchor', 'dependencies'],
+  '2019-09': ['prefixItems'],
+  '2020-12': ['$recursiveRef', '$recursiveAnchor'],
 };
 
 /** Keywords the library applies that this dialect does not define (draft-06 follows draft-07). */

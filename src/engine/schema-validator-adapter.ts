@@ -41,5 +41,7 @@ export interface AdapterCompileInput {
 export interface SchemaValidatorAdapter {
   /** Part of every cache key: two adapters never share a compiled schema. */
   readonly id: string;
-  compile(input: AdapterCompileInput): { ok: true; compiled: CompiledAdapterSchema } | { ok: false; message: string };
+  compile(
+    input: AdapterCompileInput,
+  ): { ok: true; compiled: CompiledAdapterSchema } | { ok: false; code: 'invalid_schema' | 'unresolved_ref'; message: string };
 }

@@ -51,7 +51,7 @@ function compileWithCfworker(input: AdapterCompileInput): ReturnType<SchemaValid
   try {
     lookup = dereference(schema as Parameters<typeof dereference>[0]);
   } catch {
-    return { ok: false, message: 'the validator could not index this schema (conflicting identifiers)' };
+    return { ok: false, code: 'invalid_schema', message: 'the validator could not index this schema (conflicting identifiers)' };
   }
   // cfworker also files an embedded resource's $anchor under the outer base, overwriting a real anchor of the
   // same name there (JSON-Schema-Test-Suite "order of evaluation: $id and $anchor and $ref"). Put them back.
@@ -59,7 +59,7 @@ function compileWithCfworker(input: AdapterCompileInput): ReturnType<SchemaValid
   for (const node of input.refNodes) {
     const uri = (node as { __absolute_ref__?: string }).__absolute_ref__;
     if (uri === undefined || lookup[uri] === undefined) {
-      return { ok: false, message: `the validator cannot resolve "$ref": ${JSON.stringify(String(node.$ref))}` };
+      return { ok: false, code: 'unresolved_ref', message: `the validator cannot resolve "$ref": ${JSON.stringify(String(node.$ref))}` };
     }
   }
   const draft = drafts[dialect];
