@@ -8,7 +8,7 @@ import { checkSchema } from './check-schema.ts';
 import { defaultPolicy } from './policy.ts';
 import type { SchemaValidatorAdapter } from './schema-validator-adapter.ts';
 import { validateInstance } from './validate-instance.ts';
-import { type FormatMode, rootBase } from './walk-schema.ts';
+import type { FormatMode } from './walk-schema.ts';
 
 /** A schema that passed the policy and compiled: validate many instances with it. */
 export interface CompiledSchema {
@@ -39,7 +39,7 @@ export function compileSchema(schema: unknown, options: CompileSchemaOptions = {
   if (!checked.ok) return checked;
   const { root, dialect, index, warnings } = checked.checked;
   const refNodes = index.refs.filter((site) => site.keyword === '$ref').map((site) => site.node);
-  const compiled = adapter.compile({ schema: root, dialect, base: rootBase, refNodes, anchors: index.anchors });
+  const compiled = adapter.compile({ schema: root, dialect, base: index.rootUri, refNodes, anchors: index.anchors });
   if (!compiled.ok) return { ok: false, refusal: { code: compiled.code, message: compiled.message } };
   const context = { compiled: compiled.compiled, checked: checked.checked, adapter, policy };
   return {

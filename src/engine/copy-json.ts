@@ -1,5 +1,5 @@
 import { isLosslessNumber } from 'lossless-json';
-import { utf8Length } from './utf8-length.ts';
+import { jsonStringBytes } from './json-string-bytes.ts';
 
 /** Where a number that a double cannot hold exactly sat in a copied document. */
 export interface BigNumberSite {
@@ -59,7 +59,7 @@ export function copyJson(input: unknown, limits: CopyLimits): CopyResult {
   const scalar = (value: unknown, container: Record<string, unknown> | unknown[], key: string | number): unknown => {
     switch (typeof value) {
       case 'string':
-        bytes += utf8Length(value) + 2;
+        bytes += jsonStringBytes(value) + 2;
         return value;
       case 'boolean':
         bytes += value ? 4 : 5;
@@ -79,7 +79,7 @@ export function copyJson(input: unknown, limits: CopyLimits): CopyResult {
           return null;
         }
         if (isLosslessNumber(value)) return big((value as { value: string }).value, container, key);
-        return fail('not_json', `a ${typeof value} is not a JSON value`);
+        return fail('not_json', `${typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`} is not a JSON value`);
     }
   };
 
@@ -112,11 +112,12 @@ export function copyJson(input: unknown, limits: CopyLimits): CopyResult {
     const keys = Object.keys(value);
     bytes += 1 + keys.length;
     for (const k of keys) {
-      const child = (value as Record<string, unknown>)[k];
-      if (child === undefined) continue;
-      bytes += utf8Length(k) + 3;
       path.push(k);
-      out[k] = copy(child, depth + 1, out, k);
+      const child = (value as Record<string, unknown>)[k];
+      if (child !== undefined) {
+        bytes += jsonStringBytes(k) + 3;
+        out[k] = copy(child, depth + 1, out, k);
+      }
       path.pop();
     }
     return out;
@@ -141,9 +142,15 @@ export function copyJson(input: unknown, limits: CopyLimits): CopyResult {
   }
 }
 
-/** True when the decimal text denotes exactly the double `approx` (only integers are checked exactly). */
+/**
+ * True when the decimal text denotes exactly the double `approx`, as far as exactness is promised: integers
+ * everywhere, and any number of magnitude 2^53 or more (below that, decimals are doubles by design).
+ */
 function isExactDouble(exact: string, approx: number): boolean {
-  if (!/^-?\d+$/.test(exact)) return true;
-  if (Number.isSafeInteger(approx)) return true;
+  if (Math.abs(approx) < 2 ** 53) {
+    if (!/^-?\d+$/.test(exact)) return true;
+    if (Number.isSafeInteger(approx)) return true;
+  }
+  if (!/^-?\d+$/.test(exact)) return false;
   return BigInt(exact) === BigInt(approx);
 }

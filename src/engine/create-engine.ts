@@ -157,7 +157,11 @@ export function createEngine(options: EngineOptions = {}): Engine {
       return run(result, parsed.value);
     },
     validateArguments(print, args) {
-      return run(tool(print).input, args);
+      const found = tool(print);
+      // A refused tool cannot be called, whichever of its schemas was refused.
+      const refusedSide = [found.input, found.output].find((side) => side !== null && !side.ok);
+      if (refusedSide !== undefined && !refusedSide.ok) return { refused: refusedSide.refusal };
+      return run(found.input, args);
     },
     validateStructured(print, structuredContent) {
       return run(tool(print).output, structuredContent);

@@ -29,7 +29,7 @@ export interface CompiledAdapterSchema {
 export interface AdapterCompileInput {
   readonly schema: SchemaNode | boolean;
   readonly dialect: Dialect;
-  /** Base URI the engine resolved references against when the root has no `$id`. */
+  /** The root's absolute URI as the engine resolved it (its `$id` made absolute, or a reserved base). */
   readonly base: string;
   /** Every subschema holding a `$ref`, so the adapter can confirm it resolves them too. */
   readonly refNodes: readonly SchemaNode[];

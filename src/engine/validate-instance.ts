@@ -18,7 +18,7 @@ export interface ValidationContext {
 
 /**
  * Validates a null-prototype copy of the instance within the instance bounds. An instance over a bound is
- * invalid with an issue, never a crash; integers past 2^53 take the exact path.
+ * invalid with an issue, never a crash; numbers of magnitude 2^53 or more take the exact path.
  */
 export function validateInstance(context: ValidationContext, instance: unknown): Verdict {
   const { policy } = context;
@@ -34,7 +34,7 @@ export function validateInstance(context: ValidationContext, instance: unknown):
     }
   }
   let issues: Issue[];
-  if (copied.hasHugeNumber && (copied.bigNumbers.length > 0 || context.checked.bigNumbers.length > 0)) {
+  if (copied.hasHugeNumber) {
     issues = exactValidation(context, copied);
   } else {
     const value = copied.holder[0];

@@ -35,6 +35,8 @@ export interface SchemaIndex {
   readonly patterns: { readonly pattern: string; readonly pointer: string }[];
   readonly warnings: SchemaWarning[];
   subschemas: number;
+  /** The root resource's absolute URI (its own `$id` resolved, or the reserved base). */
+  rootUri: string;
 }
 
 /** How formats are treated: annotations (tool schemas) or the four elicitation formats asserted. */
@@ -98,6 +100,7 @@ export function walkSchema(
     patterns: [],
     warnings: [],
     subschemas: 0,
+    rootUri: rootBase,
   };
   const warned = new Set<string>();
   const warn = (code: WarningCode, message: string): void => {
@@ -121,7 +124,7 @@ export function walkSchema(
   };
 
   const visit = (node: unknown, pointer: string, depth: number, base: string): void => {
-    if (!isSchema(node)) refuse('invalid_schema', `${pointer || '#'}: want a schema (object or boolean), got ${jsonType(node)}`);
+    if (!isSchema(node)) refuse('invalid_schema', `#${pointer}: want a schema (object or boolean), got ${jsonType(node)}`);
     index.subschemas++;
     if (index.subschemas > policy.maxSubschemas) refuse('too_many_subschemas', `more than ${policy.maxSubschemas} subschemas`);
     if (depth > policy.maxSubschemaDepth) {
@@ -130,14 +133,14 @@ export function walkSchema(
     let pushedFrame = false;
     if (typeof node === 'object') {
       index.pointerOf.set(node, `#${pointer}`);
-      const wrong = checkKeywordTypes(node, dialect);
-      if (wrong !== undefined) refuse('invalid_schema', `#${pointer}/${wrong}`);
       for (const keyword of foreign) {
         if (keyword in node) {
           delete node[keyword];
           warn('ignored_keyword', `#${pointer}: "${keyword}" is not part of ${dialect} and is ignored`);
         }
       }
+      const wrong = checkKeywordTypes(node, dialect);
+      if (wrong !== undefined) refuse('invalid_schema', `#${pointer}/${wrong}`);
       // Not an identifier in this dialect, but the validator library would read it as one.
       if (typeof node[otherId] === 'string') delete node[otherId];
       if (typeof node.required === 'boolean') {
@@ -170,13 +173,19 @@ export function walkSchema(
         } else {
           base = withoutHash(url);
           if (index.resources.has(base))
-            refuse('invalid_schema', `#${pointer}/${idKeyword}: duplicate $id ${JSON.stringify(truncate(base))}`);
+            refuse('invalid_schema', `#${pointer}/${idKeyword}: duplicate $id ${JSON.stringify(truncate(id))}`);
           index.resources.set(base, node);
+          if (pointer === '') index.rootUri = base;
           frames.push({ base, start: pointer.length });
           pushedFrame = true;
         }
       }
-      if (typeof node.$anchor === 'string') index.anchors.set(`${base}#${node.$anchor}`, node);
+      if (typeof node.$anchor === 'string') {
+        const key = `${base}#${node.$anchor}`;
+        if (index.anchors.has(key))
+          refuse('invalid_schema', `#${pointer}/$anchor: duplicate anchor ${JSON.stringify(truncate(node.$anchor))} in one resource`);
+        index.anchors.set(key, node);
+      }
       if (dialect === '2020-12') {
         if ('$dynamicRef' in node) {
           refuse('unsupported_keyword', `#${pointer}/$dynamicRef: not enforced by the validator; schemaval refuses rather than ignore it`);
@@ -193,7 +202,8 @@ export function walkSchema(
       }
     }
     register(node, pointer);
-    if (typeof node === 'object') visitChildren(node, pointer, depth, base);
+    // A `false` stand-in counts as the one subschema the author wrote; its `not: {}` is ours.
+    if (typeof node === 'object' && !isFalseSchema(node)) visitChildren(node, pointer, depth, base);
     if (pushedFrame) frames.pop();
   };
 

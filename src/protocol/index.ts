@@ -4,5 +4,15 @@ export type { EngineStats, ValidationOutcome } from './outcome.ts';
 export type { Policy } from './policy.ts';
 export { type Refusal, type RefusalCode, refusalCodes } from './refusal.ts';
 export type { SchemaVerdict, ToolDefinition, ToolVerdict } from './tool.ts';
+export type {
+  CompiledSchemaInfo,
+  ProgressPort,
+  SchemaOrFingerprint,
+  ValidatorService,
+  WorkerApi,
+  WorkerEngineOptions,
+  WorkerRequest,
+  WorkerResponse,
+} from './validator-service.ts';
 export type { Verdict } from './verdict.ts';
 export type { SchemaWarning, WarningCode } from './warning.ts';

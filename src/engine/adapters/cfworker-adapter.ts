@@ -43,10 +43,8 @@ export function createCfworkerAdapter(): SchemaValidatorAdapter {
 
 function compileWithCfworker(input: AdapterCompileInput): ReturnType<SchemaValidatorAdapter['compile']> {
   const { schema, dialect } = input;
-  // cfworker resolves against self.location when the root has no id; pin the base the engine used instead.
-  if (typeof schema === 'object' && typeof schema.$id !== 'string' && typeof schema.id !== 'string') {
-    schema.$id = input.base;
-  }
+  // cfworker resolves a missing or relative root id against self.location; pin the absolute URI the engine used.
+  if (typeof schema === 'object') schema.$id = input.base;
   let lookup: Record<string, unknown>;
   try {
     lookup = dereference(schema as Parameters<typeof dereference>[0]);
@@ -87,12 +85,14 @@ function collect(units: readonly OutputUnit[], start: number, end: number, conte
   let i = start;
   while (i < end) {
     const unit = units[i] as OutputUnit;
-    const prefix = `${unit.keywordLocation}/`;
+    const prefixes = childPrefixes(unit);
     let j = i + 1;
-    while (j < end && (units[j] as OutputUnit).keywordLocation.startsWith(prefix)) j++;
-    if (unit.keyword === 'anyOf' || unit.keyword === 'oneOf') {
+    while (j < end && prefixes.some((prefix) => (units[j] as OutputUnit).keywordLocation.startsWith(prefix))) j++;
+    if (insideContains(unit.keywordLocation)) {
+      // An item that does not match `contains` is not a failure; `contains`/`minContains` report the count.
+    } else if (unit.keyword === 'anyOf' || unit.keyword === 'oneOf') {
       leaves.push(...alternatives(unit, units, i + 1, j, context));
-    } else if (wrappers.has(unit.keyword)) {
+    } else if (wrappers.has(unit.keyword) && j > i + 1) {
       const nested = unit.keyword === 'propertyNames' ? { ...context, propertyName: true } : context;
       leaves.push(...collect(units, i + 1, j, nested));
     } else {
@@ -151,6 +151,24 @@ function toLeaf(unit: OutputUnit, context: Context): LeafFailure {
     return { ...leaf, types: Array.isArray(type) ? (type as string[]) : [String(type)] };
   }
   return context.propertyName ? { ...leaf, propertyName: true } : leaf;
+}
+
+/** Where a unit's children sit: under its own location, except `if`, whose children come from then/else. */
+function childPrefixes(unit: OutputUnit): string[] {
+  if (unit.keyword !== 'if') return [`${unit.keywordLocation}/`];
+  const parent = unit.keywordLocation.slice(0, -'/if'.length);
+  return [`${parent}/then/`, `${parent}/else/`];
+}
+
+const mapKeywords = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
+
+/** Whether a keyword location lies inside a `contains` subschema (and not in a property named "contains"). */
+function insideContains(keywordLocation: string): boolean {
+  const segments = keywordLocation.split('/');
+  for (let i = 1; i < segments.length - 1; i++) {
+    if (segments[i] === 'contains' && !mapKeywords.has(segments[i - 1] ?? '')) return true;
+  }
+  return false;
 }
 
 /** Finds the subschema holding a keyword from cfworker's keyword location, following `$ref`s as it goes. */

@@ -1,5 +1,5 @@
-/** UTF-8 byte length of a string's characters (JSON escapes aside), without allocating. */
-export function utf8Length(text: string): number {
+/** Bytes a string's characters take inside a JSON string literal (UTF-8, escapes counted), without allocating. */
+export function jsonStringBytes(text: string): number {
   let bytes = text.length;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);

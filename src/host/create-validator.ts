@@ -1,0 +1,73 @@
+import { createEngine } from '../engine/create-engine.ts';
+import { resolvePolicy } from '../engine/policy.ts';
+import type { Policy } from '../protocol/policy.ts';
+import type { ValidatorService } from '../protocol/validator-service.ts';
+import { createInlineService } from './inline-service.ts';
+import { ValidatorError } from './validator-error.ts';
+import { createWorkerClient } from './worker-client.ts';
+import type { SpawnWorker } from './worker-handle.ts';
+import { createWorkerService } from './worker-service.ts';
+
+export interface ValidatorOptions {
+  /** `worker` (default): validation in an isolate the host can kill. `inline`: in this thread, no time budget. */
+  readonly mode?: 'worker' | 'inline';
+  /** Wall-clock budget of one call in worker mode (DESIGN §2: 250 ms). */
+  readonly timeBudgetMs?: number;
+  readonly policy?: Partial<Policy>;
+  /** How to start a worker; `schemaval/host` supplies the platform's default. */
+  readonly spawn?: SpawnWorker;
+  /** Requests per message to the worker. */
+  readonly maxBatch?: number;
+}
+
+/** A `ValidatorService` you can close. */
+export interface Validator extends ValidatorService {
+  readonly mode: 'worker' | 'inline';
+  /** Terminates the worker; pending and later calls reject with `CLOSED`. */
+  close(): Promise<void>;
+}
+
+/** Creates a validator with the same API in both modes (DESIGN §5.2). */
+export function createValidator(options: ValidatorOptions = {}): Validator {
+  const policy = resolvePolicy({
+    ...options.policy,
+    ...(options.timeBudgetMs !== undefined ? { timeBudgetMs: options.timeBudgetMs } : {}),
+  });
+  const mode = options.mode ?? 'worker';
+  if (mode === 'inline') {
+    let closed = false;
+    const service = createInlineService(createEngine({ policy }));
+    const open =
+      <A extends unknown[], R>(method: (...args: A) => Promise<R>) =>
+      (...args: A): Promise<R> =>
+        closed ? Promise.reject(new ValidatorError('CLOSED', 'the validator is closed')) : method(...args);
+    return {
+      mode,
+      compileTools: open(service.compileTools),
+      compile: open(service.compile),
+      validateArguments: open(service.validateArguments),
+      validateStructured: open(service.validateStructured),
+      validateElicitation: open(service.validateElicitation),
+      validate: open(service.validate),
+      validateJson: open(service.validateJson),
+      stats: open(service.stats),
+      close: async () => {
+        closed = true;
+      },
+    };
+  }
+  if (options.spawn === undefined)
+    throw new ValidatorError('INVALID_ARGUMENT', 'worker mode needs a spawn function (schemaval/host provides one)');
+  const client = createWorkerClient({
+    spawn: options.spawn,
+    timeBudgetMs: policy.timeBudgetMs,
+    maxBatch: options.maxBatch ?? 256,
+    now: () => performance.now(),
+    engine: { policy },
+  });
+  return {
+    mode,
+    ...createWorkerService(client, policy.timeBudgetMs),
+    close: async () => client.close(),
+  };
+}

@@ -1,0 +1,37 @@
+import { MessageChannel, Worker } from 'node:worker_threads';
+import nodeEndpoint from 'comlink/dist/umd/node-adapter.js';
+import type { SpawnWorker, WorkerHandle } from './worker-handle.ts';
+
+const bootstrap = new URL('../worker/node-bootstrap.mjs', import.meta.url);
+
+/** Spawns the engine in a Node `worker_threads` worker (through tsx, so the TypeScript sources run as they are). */
+export function spawnNodeWorker(options: { resourceLimits?: { maxOldGenerationSizeMb?: number } } = {}): SpawnWorker {
+  return (): WorkerHandle => {
+    const worker = new Worker(bootstrap, { resourceLimits: options.resourceLimits ?? { maxOldGenerationSizeMb: 256 } });
+    worker.unref();
+    let crashed = false;
+    let terminated = false;
+    const listeners: ((reason: string) => void)[] = [];
+    const crash = (reason: string): void => {
+      if (crashed || terminated) return;
+      crashed = true;
+      for (const listener of listeners) listener(reason);
+    };
+    worker.on('error', (error) => crash(`worker error: ${error.message}`));
+    worker.on('exit', (code) => crash(`worker exited with code ${code}`));
+    return {
+      endpoint: nodeEndpoint(worker),
+      channel: () => {
+        const { port1, port2 } = new MessageChannel();
+        port1.unref();
+        return { port: port1 as unknown as MessagePort, remote: port2 as unknown as MessagePort };
+      },
+      terminate: () => {
+        terminated = true;
+        void worker.terminate();
+      },
+      onCrash: (listener) => listeners.push(listener),
+      setBusy: (busy) => (busy ? worker.ref() : worker.unref()),
+    };
+  };
+}

@@ -1,0 +1,66 @@
+import type { EngineStats, ValidationOutcome } from './outcome.ts';
+import type { Policy } from './policy.ts';
+import type { Refusal } from './refusal.ts';
+import type { ToolVerdict } from './tool.ts';
+import type { SchemaWarning } from './warning.ts';
+
+/** A schema, or the fingerprint of one compiled earlier. */
+export type SchemaOrFingerprint = string | object | boolean;
+
+/** A compiled (or refused) schema, referred to by fingerprint afterwards. */
+export interface CompiledSchemaInfo {
+  readonly fingerprint: string;
+  readonly refusal: Refusal | null;
+  readonly warnings: readonly SchemaWarning[];
+}
+
+/**
+ * The validation service (DESIGN §5.2), the same in a worker, in-thread and at the edge. Methods return data for
+ * every validation outcome; they reject only for operational failures, with a stable `code`
+ * (`TIMEOUT`, `WORKER_CRASHED`, `CLOSED`, `UNKNOWN_FINGERPRINT`, `INVALID_ARGUMENT`).
+ */
+export interface ValidatorService {
+  compileTools(tools: readonly unknown[]): Promise<ToolVerdict[]>;
+  compile(schema: unknown): Promise<CompiledSchemaInfo>;
+  validateArguments(toolFingerprint: string, args: unknown): Promise<ValidationOutcome>;
+  validateStructured(toolFingerprint: string, structuredContent: unknown): Promise<ValidationOutcome>;
+  validateElicitation(requestedSchema: unknown, content: unknown): Promise<ValidationOutcome>;
+  validate(schema: SchemaOrFingerprint, instance: unknown): Promise<ValidationOutcome>;
+  validateJson(schema: SchemaOrFingerprint, text: string): Promise<ValidationOutcome>;
+  stats(): Promise<EngineStats>;
+}
+
+/** One operation as it crosses the worker boundary (several travel in one message). */
+export type WorkerRequest =
+  | { readonly op: 'compileTools'; readonly tools: readonly unknown[] }
+  | { readonly op: 'compile'; readonly schema: unknown }
+  | { readonly op: 'validateArguments'; readonly fingerprint: string; readonly instance: unknown }
+  | { readonly op: 'validateStructured'; readonly fingerprint: string; readonly instance: unknown }
+  | { readonly op: 'validateElicitation'; readonly schema: unknown; readonly instance: unknown }
+  | { readonly op: 'validate'; readonly schema: SchemaOrFingerprint; readonly instance: unknown }
+  | { readonly op: 'validateJson'; readonly schema: SchemaOrFingerprint; readonly text: string }
+  | { readonly op: 'stats' }
+  | { readonly op: 'echo'; readonly value: unknown };
+
+/** One operation's answer: a value, or an operational failure as data (Comlink drops custom error fields). */
+export type WorkerResponse =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly code: string; readonly message: string };
+
+/** What configures the engine inside a worker. */
+export interface WorkerEngineOptions {
+  readonly policy?: Partial<Policy>;
+}
+
+/** The part of a MessagePort the worker uses to report progress. */
+export interface ProgressPort {
+  postMessage(finishedSeq: number): void;
+}
+
+/** What the worker exposes over Comlink. */
+export interface WorkerApi {
+  /** Hands the worker a port on which it reports, after each operation, how many it has finished. */
+  init(progress: ProgressPort, options: WorkerEngineOptions): void;
+  /** Runs requests in order; `firstSeq` numbers them, and each finished one's number goes to the progress port. */
+  run(batch: readonly WorkerRequest[], firstSeq: number): Promise<WorkerResponse[]>;
+}

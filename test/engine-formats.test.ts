@@ -1,0 +1,84 @@
+// Formats (DESIGN §2): annotations for tool schemas; email, uri, date and date-time asserted for elicitation forms.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createEngine } from '../src/engine/index.ts';
+import { accept, assertValid, issuesOf } from './fixtures/engine/helpers.ts';
+
+const form = { formats: 'assert-form' } as const;
+
+describe('tool mode (default)', () => {
+  for (const [format, bad] of [
+    ['email', 'not an email'],
+    ['uri', 'not a uri'],
+    ['date', '2024-13-45'],
+    ['date-time', 'yesterday'],
+    ['ipv4', '999.1.1.1'],
+    ['uuid', 'nope'],
+  ] as const) {
+    it(`treats format ${format} as an annotation: ${JSON.stringify(bad)} is valid`, () => {
+      assertValid({ type: 'string', format }, bad);
+    });
+  }
+
+  it('still applies the other keywords beside a format', () => {
+    assert.equal(issuesOf({ type: 'string', format: 'email', minLength: 5 }, 'a@b')[0]?.keyword, 'minLength');
+  });
+});
+
+describe('form mode (elicitation)', () => {
+  for (const [format, bad, good] of [
+    ['email', 'not an email', 'ada@example.com'],
+    ['uri', 'not a uri', 'https://example.com/a?b=c'],
+    ['date', '2024-13-45', '2024-02-29'],
+    ['date-time', 'yesterday', '2024-01-02T03:04:05Z'],
+  ] as const) {
+    it(`asserts format ${format}: rejects ${JSON.stringify(bad)}, accepts ${JSON.stringify(good)}`, () => {
+      assert.deepEqual(issuesOf({ type: 'string', format }, bad, form), [
+        { path: '$', keyword: 'format', message: `${JSON.stringify(bad)} is not a valid ${format}` },
+      ]);
+      assertValid({ type: 'string', format }, good, form);
+    });
+  }
+
+  for (const format of ['int32', 'uint64', 'ipv4', 'uuid', 'hostname']) {
+    it(`still ignores the non-form format ${format}`, () => {
+      assertValid({ type: 'string', format }, 'definitely not valid', form);
+    });
+  }
+
+  it('ignores a format on a value of another type', () => {
+    assertValid({ format: 'email' }, 42, form);
+  });
+
+  it('reports a bad email inside a form at its property path', () => {
+    const schema = { type: 'object', properties: { contact: { type: 'string', format: 'email' } } };
+    assert.equal(issuesOf(schema, { contact: 'nope' }, form)[0]?.path, '$.contact');
+  });
+
+  it('compiles the same schema differently per mode', () => {
+    const schema = { type: 'string', format: 'email' };
+    assert.equal(accept(schema).validate('nope').valid, true);
+    assert.equal(accept(schema, form).validate('nope').valid, false);
+  });
+});
+
+describe('engine modes', () => {
+  it('asserts form formats in validateElicitation and not in validate', async () => {
+    const engine = createEngine();
+    const schema = { type: 'object', properties: { email: { type: 'string', format: 'email' } } };
+    assert.deepEqual(await engine.validate(schema, { email: 'nope' }), { valid: true });
+    assert.deepEqual(await engine.validateElicitation(schema, { email: 'nope' }), {
+      valid: false,
+      issues: [{ path: '$.email', keyword: 'format', message: '"nope" is not a valid email' }],
+    });
+    assert.deepEqual(await engine.validate(schema, { email: 'nope' }), { valid: true });
+  });
+
+  it('treats formats as annotations in tool arguments', async () => {
+    const engine = createEngine();
+    const [verdict] = await engine.compileTools([
+      { name: 'mail', inputSchema: { type: 'object', properties: { to: { type: 'string', format: 'email' } } } },
+    ]);
+    assert.deepEqual(engine.validateArguments(verdict?.fingerprint ?? '', { to: 'nope' }), { valid: true });
+  });
+});

@@ -1,0 +1,216 @@
+// compileTools verdicts (DESIGN §5.1) and argument / structuredContent checks by tool fingerprint.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createEngine, toolFingerprint } from '../src/engine/index.ts';
+import type { ToolVerdict } from '../src/protocol/index.ts';
+
+const weather = {
+  name: 'get_weather',
+  description: 'Current weather for a city',
+  inputSchema: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer', maximum: 10 } }, required: ['city'] },
+  outputSchema: { type: 'object', properties: { celsius: { type: 'number' } }, required: ['celsius'] },
+};
+const remoteOutput = { name: 'remote_out', inputSchema: { type: 'object' }, outputSchema: { $ref: 'https://example.com/out.json' } };
+const remoteInput = { name: 'remote_in', inputSchema: { type: 'object', properties: { a: { $ref: 'https://example.com/a.json' } } } };
+
+async function verdictsOf(tools: unknown[]): Promise<ToolVerdict[]> {
+  return createEngine().compileTools(tools);
+}
+
+describe('compileTools verdicts', () => {
+  it('accepts a tool whose schemas are admitted, with the DESIGN §5.1 shape', async () => {
+    const [verdict] = await verdictsOf([weather]);
+    assert.deepEqual(verdict, {
+      name: 'get_weather',
+      fingerprint: await toolFingerprint(weather),
+      verdict: 'accepted',
+      input: { ok: true },
+      output: { ok: true },
+      warnings: [],
+    });
+  });
+
+  it('gives null for a schema the tool does not have', async () => {
+    const [verdict] = await verdictsOf([{ name: 'ping', inputSchema: { type: 'object' } }]);
+    assert.equal(verdict?.output, null);
+    assert.deepEqual(verdict?.input, { ok: true });
+  });
+
+  it('refuses a tool whose outputSchema is refused, and says which schema', async () => {
+    const [verdict] = await verdictsOf([remoteOutput]);
+    assert.equal(verdict?.verdict, 'refused');
+    assert.deepEqual(verdict?.input, { ok: true });
+    assert.equal(verdict?.output?.ok, false);
+    assert.equal(verdict?.output?.ok === false && verdict.output.code, 'remote_ref');
+    assert.ok(verdict?.output?.ok === false && verdict.output.message.startsWith('outputSchema: '));
+  });
+
+  it('refuses a tool whose inputSchema is refused, naming the location', async () => {
+    const [verdict] = await verdictsOf([remoteInput]);
+    assert.equal(verdict?.verdict, 'refused');
+    assert.ok(verdict?.input?.ok === false);
+    assert.equal(verdict.input.code, 'remote_ref');
+    assert.ok(verdict.input.message.includes('#/properties/a/$ref'), verdict.input.message);
+    assert.ok(verdict.input.message.startsWith('inputSchema: '));
+  });
+
+  it('gives a verdict per tool, in order', async () => {
+    const verdicts = await verdictsOf([weather, remoteOutput, remoteInput]);
+    assert.deepEqual(
+      verdicts.map((v) => [v.name, v.verdict]),
+      [
+        ['get_weather', 'accepted'],
+        ['remote_out', 'refused'],
+        ['remote_in', 'refused'],
+      ],
+    );
+  });
+
+  it('warns root_not_object for an input schema whose root is not type object', async () => {
+    const [verdict] = await verdictsOf([{ name: 'echo', inputSchema: { type: 'string' } }]);
+    assert.equal(verdict?.verdict, 'accepted');
+    assert.deepEqual(
+      verdict?.warnings.map((w) => w.code),
+      ['root_not_object'],
+    );
+  });
+
+  it('does not warn root_not_object for a zod-style root $ref to an object definition', async () => {
+    const inputSchema = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      $ref: '#/definitions/Args',
+      definitions: { Args: { type: 'object', properties: { q: { type: 'string' } } } },
+    };
+    const [verdict] = await verdictsOf([{ name: 'search', inputSchema }]);
+    assert.deepEqual(verdict?.warnings, []);
+  });
+
+  it('prefixes schema warnings with the schema they come from', async () => {
+    const tool = {
+      name: 'legacy',
+      inputSchema: { type: 'object', properties: { a: { type: 'string', required: true } } },
+      outputSchema: { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object', const: {} },
+    };
+    const [verdict] = await verdictsOf([tool]);
+    assert.equal(verdict?.verdict, 'accepted');
+    const byCode = new Map(verdict?.warnings.map((w) => [w.code, w.message]));
+    assert.ok(byCode.get('draft3_required')?.startsWith('inputSchema: '));
+    assert.ok(byCode.get('ignored_keyword')?.startsWith('outputSchema: '));
+  });
+
+  it('warns missing_input_schema for a tool without one', async () => {
+    const [verdict] = await verdictsOf([{ name: 'bare' }]);
+    assert.equal(verdict?.input, null);
+    assert.deepEqual(
+      verdict?.warnings.map((w) => w.code),
+      ['missing_input_schema'],
+    );
+  });
+
+  it('refuses an entry that is not a tool, naming its index', async () => {
+    const [verdict] = await verdictsOf([42]);
+    assert.equal(verdict?.name, 'tools[0]');
+    assert.equal(verdict?.verdict, 'refused');
+    assert.equal(verdict?.input?.ok === false && verdict.input.code, 'invalid_schema');
+  });
+
+  it('throws INVALID_ARGUMENT when the tool list is not an array', async () => {
+    await assert.rejects(
+      async () => createEngine().compileTools({ tools: [] } as unknown as unknown[]),
+      (error: unknown) => (error as { code?: unknown }).code === 'INVALID_ARGUMENT',
+    );
+  });
+
+  it('compiles a schema shared by two tools once', async () => {
+    const engine = createEngine();
+    await engine.compileTools([
+      { name: 'a', inputSchema: { type: 'object' } },
+      { name: 'b', inputSchema: { type: 'object' } },
+    ]);
+    assert.equal(engine.stats().compiles, 1);
+    assert.equal(engine.stats().cachedTools, 2);
+  });
+});
+
+describe('validateArguments and validateStructured', () => {
+  it('validates arguments by tool fingerprint', async () => {
+    const engine = createEngine();
+    const [verdict] = await engine.compileTools([weather]);
+    const print = verdict?.fingerprint ?? '';
+    assert.deepEqual(engine.validateArguments(print, { city: 'Oslo', days: 3 }), { valid: true });
+    assert.deepEqual(engine.validateArguments(print, { days: 12 }), {
+      valid: false,
+      issues: [
+        { path: '$', keyword: 'required', message: 'missing required property "city"' },
+        { path: '$.days', keyword: 'maximum', message: 'got 12, want at most 10' },
+      ],
+    });
+  });
+
+  it('validates structuredContent by tool fingerprint', async () => {
+    const engine = createEngine();
+    const [verdict] = await engine.compileTools([weather]);
+    const print = verdict?.fingerprint ?? '';
+    assert.deepEqual(engine.validateStructured(print, { celsius: 21.5 }), { valid: true });
+    assert.deepEqual(engine.validateStructured(print, { celsius: 'warm' }), {
+      valid: false,
+      issues: [{ path: '$.celsius', keyword: 'type', message: 'got string, want number' }],
+    });
+  });
+
+  it('answers with the refusal for a refused output schema', async () => {
+    const engine = createEngine();
+    const [verdict] = await engine.compileTools([remoteOutput]);
+    const outcome = engine.validateStructured(verdict?.fingerprint ?? '', {});
+    assert.ok('refused' in outcome);
+    assert.equal(outcome.refused.code, 'remote_ref');
+  });
+
+  it('accepts any structuredContent for a tool without an outputSchema', async () => {
+    const engine = createEngine();
+    const [verdict] = await engine.compileTools([{ name: 'ping', inputSchema: { type: 'object' } }]);
+    assert.deepEqual(engine.validateStructured(verdict?.fingerprint ?? '', 'anything'), { valid: true });
+  });
+
+  it('throws UNKNOWN_FINGERPRINT for a tool never compiled', () => {
+    const engine = createEngine();
+    assert.throws(
+      () => engine.validateArguments('0'.repeat(64), {}),
+      (error: unknown) => (error as { code?: unknown }).code === 'UNKNOWN_FINGERPRINT',
+    );
+    assert.throws(
+      () => engine.validateStructured('0'.repeat(64), {}),
+      (error: unknown) => (error as { code?: unknown }).code === 'UNKNOWN_FINGERPRINT',
+    );
+  });
+
+  it('does not confuse a schema fingerprint with a tool fingerprint', async () => {
+    const engine = createEngine();
+    const { fingerprint: schemaPrint } = await engine.compile(weather.inputSchema);
+    assert.throws(
+      () => engine.validateArguments(schemaPrint, {}),
+      (error: unknown) => (error as { code?: unknown }).code === 'UNKNOWN_FINGERPRINT',
+    );
+  });
+
+  it('keeps a changed tool definition under a new fingerprint', async () => {
+    const engine = createEngine();
+    const [v1] = await engine.compileTools([weather]);
+    const changed = { ...weather, inputSchema: { type: 'object', properties: { city: { type: 'integer' } } } };
+    const [v2] = await engine.compileTools([changed]);
+    assert.notEqual(v1?.fingerprint, v2?.fingerprint);
+    assert.deepEqual(engine.validateArguments(v1?.fingerprint ?? '', { city: 'Oslo' }), { valid: true });
+    assert.deepEqual(engine.validateArguments(v2?.fingerprint ?? '', { city: 'Oslo' }), {
+      valid: false,
+      issues: [{ path: '$.city', keyword: 'type', message: 'got string, want integer' }],
+    });
+  });
+
+  it('counts validations in stats', async () => {
+    const engine = createEngine();
+    const [verdict] = await engine.compileTools([weather]);
+    engine.validateArguments(verdict?.fingerprint ?? '', {});
+    engine.validateStructured(verdict?.fingerprint ?? '', {});
+    assert.equal(engine.stats().validations, 2);
+  });
+});
