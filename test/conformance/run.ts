@@ -5,10 +5,10 @@ import { compileSchema } from '../../src/engine/compile-schema.ts';
 import { classify, type Expectation, type GroupResult, loadSuite } from './suite.ts';
 
 const { values } = parseArgs({
-  options: { suite: { type: 'string' }, strict: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false } },
+  options: { suite: { type: 'string' }, strict: { type: 'boolean', default: false } },
 });
 if (!values.suite) {
-  console.error('usage: npm run conformance -- --suite DIR [--strict] [--verbose]');
+  console.error('usage: npm run conformance -- --suite DIR [--strict]');
   process.exit(2);
 }
 const expectations = JSON.parse(readFileSync(new URL('./expectations.json', import.meta.url), 'utf8')).refusals as Expectation[];
