@@ -1,4 +1,4 @@
-import type { Engine } from '../engine/create-engine.ts';
+import type { Validator } from '../host/create-validator.ts';
 import type { ToolVerdict } from '../protocol/tool.ts';
 import { type CliIo, exitCodes, UsageError } from './cli-io.ts';
 import { readJsonFile } from './read-json-file.ts';
@@ -13,13 +13,13 @@ const fileDepth = 1000;
 const fileBytes = 64 * 1024 * 1024;
 
 /** `schemaval lint`: each tool's verdict, streamed as it is decided, then a summary line. */
-export async function lintCommand(engine: Engine, io: CliIo, options: LintOptions): Promise<number> {
+export async function lintCommand(validator: Validator, io: CliIo, options: LintOptions): Promise<number> {
   const read = await readJsonFile(io, options.file, 'tools file', { maxBytes: fileBytes, maxDepth: fileDepth });
   if (!read.ok) throw new UsageError(read.message);
   const tools = toolList(read.value);
   const verdicts: ToolVerdict[] = [];
   for (const tool of tools) {
-    const [verdict] = await engine.compileTools([tool]);
+    const [verdict] = await validator.compileTools([tool]);
     if (verdict === undefined) continue;
     verdicts.push(verdict);
     if (!options.json) io.stdout(describeVerdict(verdict));

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { createEngine } from '../engine/create-engine.ts';
 import { engineVersion } from '../engine/index.ts';
+import { createValidator as createNodeValidator, type Validator, type ValidatorOptions } from '../host/node.ts';
 import { type CliIo, exitCodes, UsageError } from './cli-io.ts';
 import { lintCommand } from './lint-command.ts';
 import { validateCommand } from './validate-command.ts';
@@ -15,8 +15,21 @@ export const usage = `usage:
   schemaval --help | --version
 `;
 
-/** Runs the CLI with injected I/O and returns the exit code; never throws for user errors. */
-export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+/** How the CLI gets its validator; tests may choose inline mode. */
+export interface CliDeps {
+  readonly createValidator?: (options: ValidatorOptions) => Validator;
+}
+
+/**
+ * Runs the CLI with injected I/O and returns the exit code; never throws for user errors. Validation goes through
+ * `createValidator` (a worker thread by default), so the CLI has the same time budget as any host.
+ */
+export async function main(argv: readonly string[], io: CliIo, deps: CliDeps = {}): Promise<number> {
+  let validator: Validator | undefined;
+  const open = (): Validator => {
+    validator = (deps.createValidator ?? createNodeValidator)({});
+    return validator;
+  };
   try {
     const [command, ...rest] = argv;
     if (command === '--help' || command === '-h' || command === 'help') {
@@ -27,13 +40,12 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       io.stdout(`schemaval ${engineVersion}\n`);
       return exitCodes.ok;
     }
-    const engine = createEngine();
     if (command === 'lint') {
       const { values, positionals } = guard(() =>
         parseArgs({ args: rest, options: { json: { type: 'boolean', default: false } }, allowPositionals: true, strict: true }),
       );
       if (positionals.length !== 1) throw new UsageError('lint takes exactly one FILE (or - for standard input)');
-      return await lintCommand(engine, io, { file: positionals[0] as string, json: values.json === true });
+      return await lintCommand(open(), io, { file: positionals[0] as string, json: values.json === true });
     }
     if (command === 'validate') {
       const { values, positionals } = guard(() =>
@@ -46,7 +58,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       );
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
       if (typeof values.schema !== 'string') throw new UsageError('validate needs --schema FILE');
-      return await validateCommand(engine, io, {
+      return await validateCommand(open(), io, {
         schema: values.schema,
         instance: typeof values.instance === 'string' ? values.instance : '-',
         json: values.json === true,
@@ -58,7 +70,15 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       io.stderr(`schemaval: ${error.message}\n\n${usage}`);
       return exitCodes.usage;
     }
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string') {
+      // An operational failure of the validator (a crashed worker): say so, never a stack trace.
+      io.stderr(`schemaval: ${code}: ${error instanceof Error ? error.message : String(error)}\n`);
+      return exitCodes.usage;
+    }
     throw error;
+  } finally {
+    await validator?.close();
   }
 }
 

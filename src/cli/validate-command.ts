@@ -1,5 +1,6 @@
-import type { Engine } from '../engine/create-engine.ts';
 import { formatIssue } from '../engine/format-issue.ts';
+import { defaultPolicy } from '../engine/policy.ts';
+import type { Validator } from '../host/create-validator.ts';
 import type { ValidationOutcome } from '../protocol/outcome.ts';
 import { type CliIo, exitCodes, UsageError } from './cli-io.ts';
 import { readJsonFile, readText } from './read-json-file.ts';
@@ -11,15 +12,22 @@ export interface ValidateOptions {
 }
 
 /** `schemaval validate`: exit 0 valid, 1 invalid (one issue per line), 2 schema refused or usage. */
-export async function validateCommand(engine: Engine, io: CliIo, options: ValidateOptions): Promise<number> {
-  const { policy } = engine;
+export async function validateCommand(validator: Validator, io: CliIo, options: ValidateOptions): Promise<number> {
+  const policy = defaultPolicy;
   const schema = await readJsonFile(io, options.schema, 'schema', { maxBytes: policy.maxSchemaBytes, maxDepth: policy.maxJsonDepth });
   if (!schema.ok) return report(io, options.json, { refused: { code: schema.code, message: schema.message } });
-  const compiled = await engine.compile(schema.value);
-  if (!compiled.result.ok) return report(io, options.json, { refused: compiled.result.refusal });
-  if (!options.json) for (const w of compiled.result.schema.warnings) io.stderr(`warning ${w.code}: ${w.message}\n`);
+  const compiled = await validator.compile(schema.value);
+  if (compiled.refusal !== null) return report(io, options.json, { refused: compiled.refusal });
+  if (!options.json) for (const w of compiled.warnings) io.stderr(`warning ${w.code}: ${w.message}\n`);
   const text = await readText(io, options.instance, 'instance');
-  const outcome = await engine.validateJson(compiled.fingerprint, text);
+  let outcome: ValidationOutcome;
+  try {
+    outcome = await validator.validateJson(compiled.fingerprint === '' ? (schema.value as object) : compiled.fingerprint, text);
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'TIMEOUT') throw error;
+    const message = `validation ran past the ${policy.timeBudgetMs} ms time budget and was stopped`;
+    return report(io, options.json, { refused: { code: 'too_slow', message } });
+  }
   if (!('refused' in outcome) && !outcome.valid && outcome.issues[0].keyword === 'json') {
     throw new UsageError(
       `instance ${options.instance === '-' ? 'from standard input' : JSON.stringify(options.instance)} ${outcome.issues[0].message}`,

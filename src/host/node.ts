@@ -3,7 +3,7 @@ import { createValidator as createGenericValidator, type Validator, type Validat
 import { spawnNodeWorker } from './spawn-node-worker.ts';
 
 export type { Validator, ValidatorOptions } from './create-validator.ts';
-export { spawnNodeWorker } from './spawn-node-worker.ts';
+export { type SpawnNodeWorkerOptions, spawnNodeWorker } from './spawn-node-worker.ts';
 export { ValidatorError, type ValidatorErrorCode } from './validator-error.ts';
 export type { SpawnWorker, WorkerHandle } from './worker-handle.ts';
 

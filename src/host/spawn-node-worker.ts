@@ -5,9 +5,17 @@ import type { SpawnWorker, WorkerHandle } from './worker-handle.ts';
 const bootstrap = new URL('../worker/node-bootstrap.mjs', import.meta.url);
 
 /** Spawns the engine in a Node `worker_threads` worker (through tsx, so the TypeScript sources run as they are). */
-export function spawnNodeWorker(options: { resourceLimits?: { maxOldGenerationSizeMb?: number } } = {}): SpawnWorker {
+export interface SpawnNodeWorkerOptions {
+  /** Heap limits of the worker (default 256 MB old generation): a hostile instance cannot exhaust the host. */
+  readonly resourceLimits?: { readonly maxOldGenerationSizeMb?: number };
+  /** Sees each started worker (monitoring, tests). */
+  readonly onSpawn?: (worker: Worker) => void;
+}
+
+export function spawnNodeWorker(options: SpawnNodeWorkerOptions = {}): SpawnWorker {
   return (): WorkerHandle => {
     const worker = new Worker(bootstrap, { resourceLimits: options.resourceLimits ?? { maxOldGenerationSizeMb: 256 } });
+    options.onSpawn?.(worker);
     worker.unref();
     let crashed = false;
     let terminated = false;

@@ -1,0 +1,103 @@
+// Every validator the benchmark compares, each compiled once for one fixture and ready to validate.
+import { Validator } from '@cfworker/json-schema';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
+import Ajv from 'ajv';
+import { compileSchema, type Engine } from '../src/engine/index.ts';
+import type { Fixture } from './fixtures.ts';
+
+export type ContenderId = 'schemaval' | 'engine' | 'tool' | 'cfworker' | 'cfworker-sc' | 'ajv' | 'sdk-cfworker' | 'sdk-ajv';
+
+/** One way to validate a fixture's instances; `validate` returns whatever the library returns. */
+export interface Contender {
+  readonly id: ContenderId;
+  readonly label: string;
+  readonly async: boolean;
+  readonly validate: (instance: unknown) => unknown;
+  /** Reads the verdict out of an (awaited) result, to check that every contender agrees. */
+  readonly isValid: (result: unknown) => boolean;
+}
+
+type SdkSchema = Parameters<CfWorkerJsonSchemaValidator['getValidator']>[0];
+
+const hasValidTrue = (result: unknown): boolean => (result as { valid?: unknown }).valid === true;
+
+/** Formats are annotations for tool schemas in schemaval (DESIGN §2), so this ajv does not assert them either. */
+export const createBenchAjv = (): Ajv => new Ajv({ allErrors: true, strict: false, validateFormats: false });
+
+/** Compiles the fixture with every contender. Libraries that stamp the schema get their own deep copy. */
+export async function createContenders(fixture: Fixture, engine: Engine): Promise<Contender[]> {
+  const compiled = compileSchema(fixture.schema);
+  if (!compiled.ok) throw new Error(`${fixture.name}: schemaval refused the fixture: ${compiled.refusal.message}`);
+  const { schema } = compiled;
+
+  const { fingerprint, result } = await engine.compile(fixture.schema);
+  if (!result.ok) throw new Error(`${fixture.name}: the engine refused the fixture: ${result.refusal.message}`);
+  const [verdict] = await engine.compileTools([{ name: `bench_${fixture.name}`, inputSchema: fixture.schema }]);
+  if (verdict === undefined || verdict.verdict !== 'accepted') throw new Error(`${fixture.name}: the engine refused the tool`);
+  const toolFingerprint = verdict.fingerprint;
+
+  const full = new Validator(structuredClone(fixture.schema), fixture.draft, false);
+  const short = new Validator(structuredClone(fixture.schema), fixture.draft, true);
+  const ajv = createBenchAjv().compile(structuredClone(fixture.schema));
+  const sdkCfworker = new CfWorkerJsonSchemaValidator({ draft: fixture.draft }).getValidator(structuredClone(fixture.schema) as SdkSchema);
+  const sdkAjv = new AjvJsonSchemaValidator().getValidator(structuredClone(fixture.schema) as SdkSchema);
+
+  return [
+    {
+      id: 'schemaval',
+      label: 'schemaval compileSchema().validate',
+      async: false,
+      validate: (i) => schema.validate(i),
+      isValid: hasValidTrue,
+    },
+    {
+      id: 'engine',
+      label: 'schemaval engine.validate(fingerprint) [async]',
+      async: true,
+      validate: (i) => engine.validate(fingerprint, i),
+      isValid: hasValidTrue,
+    },
+    {
+      id: 'tool',
+      label: 'schemaval engine.validateArguments(tool)',
+      async: false,
+      validate: (i) => engine.validateArguments(toolFingerprint, i),
+      isValid: hasValidTrue,
+    },
+    {
+      id: 'cfworker',
+      label: 'cfworker Validator shortCircuit=false',
+      async: false,
+      validate: (i) => full.validate(i),
+      isValid: hasValidTrue,
+    },
+    {
+      id: 'cfworker-sc',
+      label: 'cfworker Validator shortCircuit=true',
+      async: false,
+      validate: (i) => short.validate(i),
+      isValid: hasValidTrue,
+    },
+    { id: 'ajv', label: 'ajv allErrors, formats off (codegen/eval)', async: false, validate: (i) => ajv(i), isValid: (r) => r === true },
+    {
+      id: 'sdk-cfworker',
+      label: 'MCP SDK CfWorker provider (shortcircuit)',
+      async: false,
+      validate: (i) => sdkCfworker(i),
+      isValid: hasValidTrue,
+    },
+    { id: 'sdk-ajv', label: 'MCP SDK Ajv provider (formats asserted)', async: false, validate: (i) => sdkAjv(i), isValid: hasValidTrue },
+  ];
+}
+
+/** Throws unless every contender finds the valid instance valid and the invalid one invalid. */
+export async function checkAgreement(fixture: Fixture, contenders: readonly Contender[]): Promise<void> {
+  for (const contender of contenders) {
+    const valid = contender.isValid(await contender.validate(fixture.valid));
+    const invalid = contender.isValid(await contender.validate(fixture.invalid));
+    if (!valid || invalid) {
+      throw new Error(`${fixture.name}: ${contender.label} says valid→${valid}, invalid→${invalid}; the fixture or the contender is wrong`);
+    }
+  }
+}

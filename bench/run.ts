@@ -1,0 +1,102 @@
+// `npm run bench`: validation throughput and compile cost of schemaval against raw @cfworker/json-schema, ajv
+// and the MCP SDK's validator providers, on small / medium / large tool input schemas, in one process.
+import { createEngine } from '../src/engine/index.ts';
+import { type CompileTaskId, compileTasks } from './compile-tasks.ts';
+import { type Contender, checkAgreement, createContenders } from './contenders.ts';
+import { describeEnvironment } from './environment.ts';
+import { type Fixture, fixtures } from './fixtures.ts';
+import { formatTable } from './format-table.ts';
+import { formatNs, formatSpread } from './format-units.ts';
+import { defaultHarnessOptions, type Measurement, measure, pairedDifference } from './harness.ts';
+import { lookupTasks } from './lookup-tasks.ts';
+import {
+  type CompileResults,
+  compileRatioLines,
+  compileTable,
+  fixtureTable,
+  type InstanceKind,
+  summaryLines,
+  type ValidationResult,
+  validationTable,
+} from './report.ts';
+
+/** Acceptance bar: schemaval's hot path within this factor of raw cfworker on valid instances. */
+const target = 1.3;
+
+const started = performance.now();
+const options = defaultHarnessOptions;
+const engine = createEngine();
+const indent = (lines: readonly string[]): string => lines.map((line) => `  ${line}`).join('\n');
+
+console.log('schemaval benchmark');
+console.log(describeEnvironment());
+console.log(
+  `harness: ${options.warmupMs} ms warm-up per task, then rounds of ~${options.batchMs} ms batches with the tasks of a comparison ` +
+    `interleaved (${options.minRounds}–${options.maxRounds} rounds, fitted to ~${options.budgetMs / 1000} s per comparison); ` +
+    'times are medians per call (± median absolute deviation), ratios are medians of per-round ratios',
+);
+
+const prepared: { fixture: Fixture; contenders: Contender[] }[] = [];
+for (const fixture of fixtures) {
+  const contenders = await createContenders(fixture, engine);
+  await checkAgreement(fixture, contenders);
+  prepared.push({ fixture, contenders });
+}
+console.log('\nFixtures (every contender agrees: the valid arguments are valid, the invalid ones invalid)\n');
+console.log(fixtureTable(fixtures));
+
+console.log('\n1. Validation, per call (×cf = time ÷ raw cfworker Validator shortCircuit=false, on the same arguments)');
+console.log(
+  '   schemaval treats "format" as an annotation for tool schemas (DESIGN §2), and so does the ajv row; raw cfworker and ' +
+    'the SDK providers assert it',
+);
+const validation: ValidationResult[] = [];
+for (const { fixture, contenders } of prepared) {
+  const byKind = {} as ValidationResult['byKind'];
+  for (const kind of ['valid', 'invalid'] as const satisfies readonly InstanceKind[]) {
+    const instance = fixture[kind];
+    const tasks = contenders.map((contender) => ({ name: contender.id, async: contender.async, run: () => contender.validate(instance) }));
+    const measured = await measure(tasks, options);
+    byKind[kind] = new Map(contenders.map((contender, i) => [contender.id, measured[i] as Measurement]));
+  }
+  const result = { fixture, contenders, byKind };
+  validation.push(result);
+  const rounds = (kind: InstanceKind): number => (byKind[kind].get('cfworker') as Measurement).samples.length;
+  console.log(`\n${fixture.name}: ${fixture.description} (${rounds('valid')} / ${rounds('invalid')} rounds)\n`);
+  console.log(validationTable(result));
+}
+
+console.log('\n2. Compile and cache hits, per call\n');
+const compileNames = new Map<CompileTaskId, string>();
+const compiled = new Map<Fixture['name'], ReadonlyMap<CompileTaskId, Measurement>>();
+for (const { fixture } of prepared) {
+  const tasks = compileTasks(fixture, engine);
+  const measured = await measure(tasks, options);
+  for (const task of tasks) compileNames.set(task.id, task.name);
+  compiled.set(fixture.name, new Map(tasks.map((task, i) => [task.id, measured[i] as Measurement])));
+}
+const compileResults: CompileResults = compiled;
+console.log(compileTable(fixtures, compileNames, compileResults));
+console.log('\n  Cold compile ratios (structuredClone subtracted from cfworker and ajv):');
+console.log(indent(compileRatioLines(fixtures, compileResults)));
+
+console.log('\n3. Reaching a compiled schema by fingerprint (validation itself ~free: {} against {type:"object"})\n');
+const lookups = await lookupTasks(engine);
+const lookupMeasured = await measure(lookups, options);
+const direct = lookupMeasured[0] as Measurement;
+console.log(
+  formatTable(
+    [
+      ['path', 'per call', '', 'added by the lookup'],
+      ...lookups.map((task, i) => {
+        const m = lookupMeasured[i] as Measurement;
+        return [task.name, formatNs(m.medianNs), formatSpread(m.spread), i === 0 ? '' : formatNs(pairedDifference(m, direct))];
+      }),
+    ],
+    ['left', 'right', 'right', 'right'],
+  ),
+);
+
+console.log(`\nSummary (acceptance: schemaval compileSchema().validate within ${target.toFixed(2)}x of raw cfworker on valid arguments)\n`);
+console.log(indent(summaryLines(validation, target)));
+console.log(`\nTotal run time ${((performance.now() - started) / 1000).toFixed(1)} s`);
