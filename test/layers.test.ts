@@ -12,7 +12,10 @@ const rules: Record<string, { layers: string[]; packages: RegExp }> = {
   protocol: { layers: ['protocol'], packages: /^$/ },
   engine: { layers: ['engine', 'protocol'], packages: /^(@cfworker\/json-schema|lossless-json|canonicalize)$/ },
   worker: { layers: ['worker', 'engine', 'protocol'], packages: /^(comlink(\/.*)?|node:worker_threads)$/ },
-  host: { layers: ['host', 'protocol', 'engine'], packages: /^(comlink(\/.*)?|idb-keyval|@modelcontextprotocol\/sdk\/.*|node:.*)$/ },
+  host: {
+    layers: ['host', 'protocol', 'engine'],
+    packages: /^(comlink(\/.*)?|idb-keyval|lossless-json|@modelcontextprotocol\/sdk\/.*|node:.*)$/,
+  },
   cli: { layers: ['cli', 'host', 'engine', 'protocol'], packages: /^node:/ },
   ui: { layers: ['ui', 'host', 'protocol'], packages: /^(@modelcontextprotocol\/sdk\/.*|comlink|idb-keyval)$/ },
 };

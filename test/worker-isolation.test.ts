@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { Worker } from 'node:worker_threads';
+import { parseJson } from '../src/engine/index.ts';
 import { createValidator, spawnNodeWorker, type Validator, type ValidatorError } from '../src/host/node.ts';
 
 const redos = { type: 'string', pattern: '^(a+)+$' };
@@ -109,6 +110,26 @@ describe('worker mode', () => {
       assert.ok(sent > 0 && sent <= 8, `${sent} messages for 1000 calls`);
     } finally {
       await counted.close();
+    }
+  });
+});
+
+describe('exact numbers across the worker boundary', () => {
+  it('keeps lossless-json numbers and bigints exact in schemas and instances', async () => {
+    const validator = createValidator();
+    try {
+      const schema = parseJson('{"maximum": 9007199254740992}', { maxBytes: 1000, maxDepth: 5 });
+      const big = parseJson('9007199254740993', { maxBytes: 1000, maxDepth: 5 });
+      assert.ok(schema.ok && big.ok);
+      const outcome = await validator.validate(schema.value as object, big.value);
+      assert.deepEqual(outcome, {
+        valid: false,
+        issues: [{ path: '$', keyword: 'maximum', message: 'got 9007199254740993, want at most 9007199254740992' }],
+      });
+      assert.deepEqual(await validator.validate(schema.value as object, 9007199254740992n), { valid: true });
+      assert.equal(((await validator.validateJson({ const: 9007199254740992 }, '9007199254740993')) as { valid: boolean }).valid, false);
+    } finally {
+      await validator.close();
     }
   });
 });

@@ -1,5 +1,6 @@
 import { type Remote, transfer, wrap } from 'comlink';
 import type { WorkerApi, WorkerEngineOptions, WorkerRequest, WorkerResponse } from '../protocol/validator-service.ts';
+import { encodeRequest } from './encode-request.ts';
 import { toValidatorErrorCode, ValidatorError } from './validator-error.ts';
 import type { SpawnWorker, WorkerHandle } from './worker-handle.ts';
 
@@ -172,7 +173,7 @@ export function createWorkerClient(options: WorkerClientOptions): WorkerClient {
       watch(state);
       state.remote
         .run(
-          batch.map((pending) => pending.request),
+          batch.map((pending) => encodeRequest(pending.request)),
           first,
         )
         .then(

@@ -6,11 +6,13 @@ export { type Refusal, type RefusalCode, refusalCodes } from './refusal.ts';
 export type { SchemaVerdict, ToolDefinition, ToolVerdict } from './tool.ts';
 export type {
   CompiledSchemaInfo,
+  EncodedField,
   ProgressPort,
   SchemaOrFingerprint,
   ValidatorService,
   WorkerApi,
   WorkerEngineOptions,
+  WorkerOperation,
   WorkerRequest,
   WorkerResponse,
 } from './validator-service.ts';

@@ -30,8 +30,14 @@ export interface ValidatorService {
   stats(): Promise<EngineStats>;
 }
 
+/** Fields of a request sent as lossless JSON text because they hold numbers a structured clone would lose. */
+export type EncodedField = 'schema' | 'instance' | 'tools';
+
 /** One operation as it crosses the worker boundary (several travel in one message). */
-export type WorkerRequest =
+export type WorkerRequest = WorkerOperation & { readonly encoded?: readonly EncodedField[] };
+
+/** The operations a worker performs. */
+export type WorkerOperation =
   | { readonly op: 'compileTools'; readonly tools: readonly unknown[] }
   | { readonly op: 'compile'; readonly schema: unknown }
   | { readonly op: 'validateArguments'; readonly fingerprint: string; readonly instance: unknown }

@@ -1,8 +1,14 @@
 import type { Engine } from '../engine/create-engine.ts';
-import type { WorkerRequest } from '../protocol/validator-service.ts';
+import { EngineError } from '../engine/engine-error.ts';
+import { parseJson } from '../engine/parse-json.ts';
+import type { WorkerOperation, WorkerRequest } from '../protocol/validator-service.ts';
+
+/** Generous: the engine applies the policy's own bounds after decoding. */
+const decodeLimits = { maxBytes: 256 * 1024 * 1024, maxDepth: 10_000 };
 
 /** Carries out one request on the engine. Validation outcomes are values; operational failures throw. */
-export async function runRequest(engine: Engine, request: WorkerRequest): Promise<unknown> {
+export async function runRequest(engine: Engine, wire: WorkerRequest): Promise<unknown> {
+  const request = decode(wire);
   switch (request.op) {
     case 'compileTools':
       return engine.compileTools(request.tools);
@@ -30,4 +36,16 @@ export async function runRequest(engine: Engine, request: WorkerRequest): Promis
     case 'echo':
       return request.value;
   }
+}
+
+/** Parses the fields the host sent as lossless JSON text (see host/encode-request.ts). */
+function decode(request: WorkerRequest): WorkerOperation {
+  if (request.encoded === undefined) return request;
+  const out: Record<string, unknown> = { ...request };
+  for (const field of request.encoded) {
+    const parsed = parseJson(String(out[field]), decodeLimits);
+    if (!parsed.ok) throw new EngineError('INVALID_ARGUMENT', `${field} could not be decoded: ${parsed.message}`);
+    out[field] = parsed.value;
+  }
+  return out as unknown as WorkerOperation;
 }
