@@ -102,7 +102,7 @@ export function summaryLines(results: readonly ValidationResult[], target: numbe
       lines.push(
         `${`${kind} ${fixture.name}:`.padEnd(15)} schemaval/cfworker = ${formatRatio(value).padStart(6)}${verdict.padEnd(6)}` +
           `  [validateArguments ${ratio('tool')}, engine.validate ${ratio('engine')}; ` +
-          `schemaval/cfworker shortCircuit=true ${ratio('schemaval', 'cfworker-sc')}, schemaval/ajv ${ratio('schemaval', 'ajv')}]`,
+          `schemaval/cfworker shortCircuit=false ${ratio('schemaval', 'cfworker-full')}, schemaval/ajv ${ratio('schemaval', 'ajv')}]`,
       );
     }
   }

@@ -119,3 +119,12 @@ describe('toolFingerprint', () => {
     );
   });
 });
+
+describe('fingerprints of numbers past 2^53', () => {
+  it('tell apart a decimal past 2^53 from the double it rounds to', async () => {
+    const decimal = await fingerprint(lossless('{"maximum": 9007199254740993.5}'));
+    const rounded = await fingerprint({ maximum: 9007199254740994 });
+    assert.notEqual(decimal, rounded);
+    assert.equal(await fingerprint(lossless('{"maximum": 9007199254740994}')), rounded);
+  });
+});

@@ -377,3 +377,14 @@ describe('refusal codes', () => {
     assert.throws(() => resolvePolicy({ maxJsonDepth: 1.5 }), TypeError);
   });
 });
+
+describe('duplicate plain-name fragments', () => {
+  it('refuses two draft-07 "$id": "#name" anchors in one resource', () => {
+    const refusal = refuse({
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      definitions: { a: { $id: '#item', type: 'string' }, b: { $id: '#item', type: 'integer' } },
+    });
+    assert.equal(refusal.code, 'invalid_schema');
+    assert.match(refusal.message, /#\/definitions\/b\/\$id: duplicate anchor "#item"/);
+  });
+});

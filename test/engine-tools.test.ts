@@ -214,3 +214,17 @@ describe('validateArguments and validateStructured', () => {
     assert.equal(engine.stats().validations, 2);
   });
 });
+
+describe('checks on a refused tool', () => {
+  it('answers both argument and result checks with the refusal, whichever schema was refused', async () => {
+    const engine = createEngine();
+    const [inputRefused, outputRefused] = await engine.compileTools([
+      { name: 'a', inputSchema: { $ref: 'https://example.com/a.json' }, outputSchema: { type: 'object' } },
+      { name: 'b', inputSchema: { type: 'object' }, outputSchema: { pattern: '(' } },
+    ]);
+    const structured = engine.validateStructured(inputRefused?.fingerprint ?? '', {});
+    assert.equal('refused' in structured && structured.refused.code, 'remote_ref');
+    const args = engine.validateArguments(outputRefused?.fingerprint ?? '', {});
+    assert.equal('refused' in args && args.refused.code, 'invalid_pattern');
+  });
+});

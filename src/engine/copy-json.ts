@@ -32,114 +32,127 @@ export interface CopyLimits {
   readonly maxDepth: number;
 }
 
+/**
+ * The prototype of every object the engine copies: empty and frozen, so no inherited name (`toString`,
+ * `__proto__`) can satisfy a keyword, while V8 keeps the objects in its fast shape (a bare null prototype would
+ * not, and validators read them slower).
+ */
+export const jsonObjectPrototype: object = Object.freeze(Object.create(null));
+
+/** A fresh object for the engine's copies. */
+export function createJsonObject(): Record<string, unknown> {
+  return Object.create(jsonObjectPrototype);
+}
+
 class Stop {
   constructor(
     readonly reason: CopyFailure['reason'],
     readonly detail: string,
-    readonly path: (string | number)[],
   ) {}
 }
 
+interface CopyState {
+  readonly limits: CopyLimits;
+  readonly bigNumbers: BigNumberSite[];
+  readonly path: (string | number)[];
+  bytes: number;
+  hasHugeNumber: boolean;
+}
+
+type Container = Record<string, unknown> | unknown[];
+
 /**
- * Copies a JSON value into fresh null-prototype objects, so no inherited name (`toString`, `__proto__`) can
- * satisfy a keyword and no library can stamp the caller's object. Checks nesting as it goes (so a 5,000-deep
- * value costs 65 steps) and the UTF-8 size of the JSON encoding. Numbers beyond a double's precision
- * (lossless-json `LosslessNumber`s, `bigint`s) become their nearest double and are listed, so callers can be exact.
+ * Copies a JSON value into fresh objects with an empty prototype, so no inherited name can satisfy a keyword
+ * and no library can stamp the caller's object. Checks nesting as it goes (a 5,000-deep value costs 65 steps) and
+ * the UTF-8 size of the JSON encoding. Numbers a double cannot hold (lossless-json `LosslessNumber`s, `bigint`s)
+ * become their nearest double and are listed, so callers can be exact.
  */
 export function copyJson(input: unknown, limits: CopyLimits): CopyResult {
-  const bigNumbers: BigNumberSite[] = [];
-  let bytes = 0;
-  let hasHugeNumber = false;
-  const path: (string | number)[] = [];
-
-  const fail = (reason: CopyFailure['reason'], detail: string): never => {
-    throw new Stop(reason, detail, [...path]);
-  };
-
-  const scalar = (value: unknown, container: Record<string, unknown> | unknown[], key: string | number): unknown => {
-    switch (typeof value) {
-      case 'string':
-        bytes += jsonStringBytes(value) + 2;
-        return value;
-      case 'boolean':
-        bytes += value ? 4 : 5;
-        return value;
-      case 'number':
-        if (!Number.isFinite(value)) fail('not_json', `${String(value)} is not a JSON number`);
-        bytes += String(value).length;
-        if (Math.abs(value) >= 2 ** 53) hasHugeNumber = true;
-        return value;
-      case 'bigint': {
-        const exact = value.toString();
-        return big(exact, container, key);
-      }
-      default:
-        if (value === null) {
-          bytes += 4;
-          return null;
-        }
-        if (isLosslessNumber(value)) return big((value as { value: string }).value, container, key);
-        return fail('not_json', `${typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`} is not a JSON value`);
-    }
-  };
-
-  const big = (exact: string, container: Record<string, unknown> | unknown[], key: string | number): number => {
-    bytes += exact.length;
-    const approx = Number(exact);
-    if (!Number.isFinite(approx)) fail('not_json', `${exact} is beyond the range of a JSON number here`);
-    if (Math.abs(approx) >= 2 ** 53) hasHugeNumber = true;
-    if (!isExactDouble(exact, approx)) bigNumbers.push({ container, key, exact });
-    return approx;
-  };
-
-  const copy = (value: unknown, depth: number, container: Record<string, unknown> | unknown[], key: string | number): unknown => {
-    if (typeof value !== 'object' || value === null || isLosslessNumber(value)) return scalar(value, container, key);
-    if (depth >= limits.maxDepth) fail('too_deep', `nesting deeper than ${limits.maxDepth}`);
-    if (bytes > limits.maxBytes) fail('too_large', `more than ${limits.maxBytes} bytes`);
-    if (Array.isArray(value)) {
-      const out: unknown[] = new Array(value.length);
-      bytes += 1 + value.length;
-      for (let i = 0; i < value.length; i++) {
-        path.push(i);
-        out[i] = copy(value[i], depth + 1, out, i);
-        path.pop();
-      }
-      return out;
-    }
-    const proto = Object.getPrototypeOf(value);
-    if (proto !== Object.prototype && proto !== null) fail('not_json', 'only plain objects are JSON objects');
-    const out: Record<string, unknown> = Object.create(null);
-    const keys = Object.keys(value);
-    bytes += 1 + keys.length;
-    for (const k of keys) {
-      path.push(k);
-      const child = (value as Record<string, unknown>)[k];
-      if (child !== undefined) {
-        bytes += jsonStringBytes(k) + 3;
-        out[k] = copy(child, depth + 1, out, k);
-      }
-      path.pop();
-    }
-    return out;
-  };
-
+  const state: CopyState = { limits, bigNumbers: [], path: [], bytes: 0, hasHugeNumber: false };
+  // The root sits in a one-element holder so that a site can point at it like at any other value.
+  const holder: [unknown] = [undefined];
   try {
-    // The root sits in a one-element holder so that a site can point at it like at any other value.
-    const holder: [unknown] = [undefined];
-    holder[0] = copy(input, 0, holder, 0);
-    if (bytes > limits.maxBytes) fail('too_large', `${bytes} bytes, over ${limits.maxBytes}`);
-    return { ok: true, holder, bytes, bigNumbers, hasHugeNumber };
+    holder[0] = copyValue(state, input, 0, holder, 0);
+    if (state.bytes > limits.maxBytes) throw new Stop('too_large', `${state.bytes} bytes, over ${limits.maxBytes}`);
+    return { ok: true, holder, bytes: state.bytes, bigNumbers: state.bigNumbers, hasHugeNumber: state.hasHugeNumber };
   } catch (error) {
-    if (error instanceof Stop) return { ok: false, reason: error.reason, path: error.path, detail: error.detail };
+    if (error instanceof Stop) return { ok: false, reason: error.reason, path: [...state.path], detail: error.detail };
     if (error instanceof RangeError) return { ok: false, reason: 'too_deep', path: [], detail: 'nesting too deep to walk' };
     // A getter or proxy that throws: not a JSON value either.
     return {
       ok: false,
       reason: 'not_json',
-      path: [...path],
+      path: [...state.path],
       detail: `reading it failed (${error instanceof Error ? error.name : 'error'})`,
     };
   }
+}
+
+function copyValue(state: CopyState, value: unknown, depth: number, container: Container, key: string | number): unknown {
+  if (typeof value !== 'object' || value === null) return copyScalar(state, value, container, key);
+  if (isLosslessNumber(value)) return copyBig(state, (value as { value: string }).value, container, key);
+  if (depth >= state.limits.maxDepth) throw new Stop('too_deep', `nesting deeper than ${state.limits.maxDepth}`);
+  if (state.bytes > state.limits.maxBytes) throw new Stop('too_large', `more than ${state.limits.maxBytes} bytes`);
+  if (Array.isArray(value)) {
+    const out: unknown[] = new Array(value.length);
+    state.bytes += 1 + value.length;
+    for (let i = 0; i < value.length; i++) {
+      state.path.push(i);
+      out[i] = copyValue(state, value[i], depth + 1, out, i);
+      state.path.pop();
+    }
+    return out;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null && proto !== jsonObjectPrototype) {
+    throw new Stop('not_json', 'only plain objects are JSON objects');
+  }
+  const out = createJsonObject();
+  const keys = Object.keys(value);
+  state.bytes += 1 + keys.length;
+  for (const k of keys) {
+    state.path.push(k);
+    const child = (value as Record<string, unknown>)[k];
+    if (child !== undefined) {
+      state.bytes += jsonStringBytes(k) + 3;
+      out[k] = copyValue(state, child, depth + 1, out, k);
+    }
+    state.path.pop();
+  }
+  return out;
+}
+
+function copyScalar(state: CopyState, value: unknown, container: Container, key: string | number): unknown {
+  switch (typeof value) {
+    case 'string':
+      state.bytes += jsonStringBytes(value) + 2;
+      return value;
+    case 'boolean':
+      state.bytes += value ? 4 : 5;
+      return value;
+    case 'number':
+      if (!Number.isFinite(value)) throw new Stop('not_json', `${String(value)} is not a JSON number`);
+      state.bytes += String(value).length;
+      if (value >= 2 ** 53 || value <= -(2 ** 53)) state.hasHugeNumber = true;
+      return value;
+    case 'bigint':
+      return copyBig(state, value.toString(), container, key);
+    default:
+      if (value === null) {
+        state.bytes += 4;
+        return null;
+      }
+      throw new Stop('not_json', `${typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`} is not a JSON value`);
+  }
+}
+
+function copyBig(state: CopyState, exact: string, container: Container, key: string | number): number {
+  state.bytes += exact.length;
+  const approx = Number(exact);
+  if (!Number.isFinite(approx)) throw new Stop('not_json', `${exact} is beyond the range of a JSON number here`);
+  if (Math.abs(approx) >= 2 ** 53) state.hasHugeNumber = true;
+  if (!isExactDouble(exact, approx)) state.bigNumbers.push({ container, key, exact });
+  return approx;
 }
 
 /**

@@ -158,13 +158,11 @@ export function createEngine(options: EngineOptions = {}): Engine {
     },
     validateArguments(print, args) {
       const found = tool(print);
-      // A refused tool cannot be called, whichever of its schemas was refused.
-      const refusedSide = [found.input, found.output].find((side) => side !== null && !side.ok);
-      if (refusedSide !== undefined && !refusedSide.ok) return { refused: refusedSide.refusal };
-      return run(found.input, args);
+      return run(refusalOf(found) ?? found.input, args);
     },
     validateStructured(print, structuredContent) {
-      return run(tool(print).output, structuredContent);
+      const found = tool(print);
+      return run(refusalOf(found) ?? found.output, structuredContent);
     },
     async validateElicitation(requestedSchema, content) {
       return run((await compile(requestedSchema, 'assert-form')).result, content);
@@ -173,6 +171,11 @@ export function createEngine(options: EngineOptions = {}): Engine {
       return { cachedSchemas: schemas.size, cachedTools: tools.size, ...counters };
     },
   };
+}
+
+/** A refused tool is refused for every check, whichever of its schemas was refused. */
+function refusalOf(tool: CompiledTool): CompileResult | undefined {
+  return [tool.input, tool.output].find((side): side is CompileResult => side !== null && !side.ok);
 }
 
 /** The fingerprint, or undefined when the value has no canonical JSON form (too deep to walk, lone surrogates). */

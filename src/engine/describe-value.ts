@@ -6,9 +6,9 @@ import { truncate } from './truncate.ts';
  * hold (at any depth); a lossless-json number prints its own digits.
  */
 export function describeValue(value: unknown, exact?: (value: unknown) => string | undefined): string {
-  if (isLosslessNumber(value)) return (value as { value: string }).value;
+  if (isLosslessNumber(value)) return truncate((value as { value: string }).value, 60);
   const precise = exact?.(value);
-  if (precise !== undefined) return precise;
+  if (precise !== undefined) return truncate(precise, 60);
   let text: string;
   try {
     if (exact === undefined) text = JSON.stringify(value) ?? String(value);

@@ -1,6 +1,6 @@
 import { LosslessNumber } from 'lossless-json';
 import type { Issue } from '../protocol/issue.ts';
-import type { CopyResult } from './copy-json.ts';
+import { type CopyResult, createJsonObject } from './copy-json.ts';
 import { describeFailures } from './describe-failure.ts';
 import {
   compareExact,
@@ -135,7 +135,7 @@ function rewriteMultipleOf(clone: SchemaObject, divisor: ExactDecimal, values: E
     all.push(stand);
     if (isExactMultiple(value, divisor)) multiples.push(stand);
   }
-  const node = (fields: Record<string, unknown>): SchemaObject => Object.assign(Object.create(null) as SchemaObject, fields);
+  const node = (fields: Record<string, unknown>): SchemaObject => Object.assign(createJsonObject() as SchemaObject, fields);
   const check = node({ anyOf: [node({ enum: multiples }), node({ not: node({ enum: all }), multipleOf: clone.multipleOf })] });
   Object.defineProperty(check, exactMultipleOf, { value: formatExact(divisor) });
   delete clone.multipleOf;
@@ -146,7 +146,7 @@ function rewriteMultipleOf(clone: SchemaObject, divisor: ExactDecimal, values: E
 function restoreMultipleOf(failure: LeafFailure): LeafFailure {
   const divisor = (failure.schema as Record<symbol, unknown>)[exactMultipleOf];
   if (typeof divisor !== 'string') return failure;
-  const schema: SchemaNode = Object.create(null);
+  const schema: SchemaNode = createJsonObject();
   schema.multipleOf = new LosslessNumber(divisor);
   return { instancePath: failure.instancePath, keyword: 'multipleOf', schema, schemaPath: failure.schemaPath };
 }
@@ -159,7 +159,7 @@ function cloneSchema(value: unknown, clones: Map<object, object>): unknown {
     clones.set(value, out);
     return out;
   }
-  const out: Record<string, unknown> = Object.create(null);
+  const out: Record<string, unknown> = createJsonObject();
   if (isFalseSchema(value)) {
     Object.defineProperty(out, Object.getOwnPropertySymbols(value)[0] as symbol, { value: true });
   }

@@ -1,9 +1,10 @@
 import canonicalize from 'canonicalize';
 import { isLosslessNumber } from 'lossless-json';
+import { exactKey, exactOfDouble, formatExact, parseExactDecimal } from './exact-decimal.ts';
 
 /**
- * Lowercase hex SHA-256 (WebCrypto) of the RFC 8785 canonical JSON of a value. Integers past 2^53 keep their
- * exact digits, so two schemas that differ only there get different fingerprints.
+ * Lowercase hex SHA-256 (WebCrypto) of the RFC 8785 canonical JSON of a value. Numbers a double cannot hold keep
+ * their exact digits, so two schemas that differ only there get different fingerprints.
  */
 export async function fingerprint(value: unknown): Promise<string> {
   const text = canonicalText(value);
@@ -39,12 +40,13 @@ function canonicalText(value: unknown): string {
   };
   const exact = (digits: string): unknown => {
     const approx = Number(digits);
-    // Only integers are kept exact; any other number is canonicalised as the double it denotes.
-    if (!/^-?\d+$/.test(digits) || BigInt(digits) === BigInt(approx)) return approx;
+    const value = parseExactDecimal(digits);
+    // A number the double holds exactly is canonicalised as that double (RFC 8785); any other keeps its digits.
+    if (value === undefined || !Number.isFinite(approx) || exactKey(value) === exactKey(exactOfDouble(approx))) return approx;
     placeholders++;
-    return `sv${nonce}n${BigInt(digits).toString()}`;
+    return `sv${nonce}n${formatExact(value)}`;
   };
   const text = canonicalize(swap(value));
   if (text === undefined) throw new TypeError('value has no JSON form');
-  return placeholders === 0 ? text : text.replace(new RegExp(`"sv${nonce}n(-?\\d+)"`, 'g'), '$1');
+  return placeholders === 0 ? text : text.replace(new RegExp(`"sv${nonce}n(-?[\\d.]+)"`, 'g'), '$1');
 }

@@ -3,6 +3,7 @@ import type { Policy } from '../protocol/policy.ts';
 import type { Refusal } from '../protocol/refusal.ts';
 import type { SchemaWarning, WarningCode } from '../protocol/warning.ts';
 import { checkKeywordTypes } from './check-keywords.ts';
+import { createJsonObject } from './copy-json.ts';
 import { jsonType } from './json-type.ts';
 import { annotationKeywords, foreignKeywords, subschemaKeywords } from './schema-keywords.ts';
 import { truncate } from './truncate.ts';
@@ -53,8 +54,8 @@ export function isFalseSchema(node: unknown): boolean {
 
 /** `false` as an equivalent object schema: validators then report it at a proper keyword location. */
 function falseSchema(): SchemaObject {
-  const node: SchemaObject = Object.create(null);
-  node.not = Object.create(null);
+  const node: SchemaObject = createJsonObject();
+  node.not = createJsonObject();
   Object.defineProperty(node, falseMarker, { value: true });
   return node;
 }
@@ -169,7 +170,10 @@ export function walkSchema(
           refuse('invalid_schema', `#${pointer}/${idKeyword}: ${JSON.stringify(truncate(id))} is not a URI reference`);
         if (url.hash.length > 1) {
           if (!legacyRefs) refuse('invalid_schema', `#${pointer}/${idKeyword}: must not have a fragment in ${dialect}`);
-          index.anchors.set(`${withoutHash(url)}#${decodeFragment(url.hash, pointer)}`, node);
+          const key = `${withoutHash(url)}#${decodeFragment(url.hash, pointer)}`;
+          if (index.anchors.has(key))
+            refuse('invalid_schema', `#${pointer}/${idKeyword}: duplicate anchor ${JSON.stringify(truncate(id))} in one resource`);
+          index.anchors.set(key, node);
         } else {
           base = withoutHash(url);
           if (index.resources.has(base))

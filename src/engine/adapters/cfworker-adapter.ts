@@ -1,6 +1,7 @@
 // The only module that imports @cfworker/json-schema (DESIGN §1).
 import { dereference, type OutputUnit, type SchemaDraft, validate } from '@cfworker/json-schema';
 import type { Dialect } from '../../protocol/dialect.ts';
+import { createJsonObject } from '../copy-json.ts';
 import type {
   AdapterCompileInput,
   CompiledAdapterSchema,
@@ -8,6 +9,7 @@ import type {
   SchemaNode,
   SchemaValidatorAdapter,
 } from '../schema-validator-adapter.ts';
+import { isFalseSchema } from '../walk-schema.ts';
 
 const drafts: Record<Dialect, SchemaDraft> = {
   '2020-12': '2020-12',
@@ -61,11 +63,27 @@ function compileWithCfworker(input: AdapterCompileInput): ReturnType<SchemaValid
     }
   }
   const draft = drafts[dialect];
+  // The verdict comes from a twin where `false` is `false` again: cfworker answers it at once, whereas the
+  // `{"not": {}}` stand-in (kept for well-located issues) costs two more subschema visits each time.
+  const twins = new Map<object, object>();
+  const fast = withPlainFalse(schema, twins) as Parameters<typeof validate>[1];
+  let fastLookup: Record<string, unknown>;
+  try {
+    fastLookup = dereference(fast);
+  } catch {
+    return { ok: false, code: 'invalid_schema', message: 'the validator could not index this schema (conflicting identifiers)' };
+  }
+  for (const [uri, node] of input.anchors) fastLookup[uri] = twins.get(node) ?? node;
   const compiled: CompiledAdapterSchema = {
     validate(instance) {
-      const result = validate(instance, schema as Parameters<typeof validate>[1], draft, lookup as Parameters<typeof validate>[3], false);
-      if (result.valid) return [];
-      const leaves = collect(result.errors, 0, result.errors.length, { root: schema, lookup, propertyName: false });
+      const root = schema as Parameters<typeof validate>[1];
+      const refs = lookup as Parameters<typeof validate>[3];
+      // Short-circuiting stops at the first failure: as exact a verdict, far cheaper. Only an invalid instance
+      // is walked again in full, for its complete list of issues.
+      if (validate(instance, fast, draft, fastLookup as Parameters<typeof validate>[3], true).valid) return [];
+      const result = validate(instance, root, draft, refs, false);
+      if (result.valid) return [{ instancePath: [], keyword: 'schema', schema: {}, schemaPath: [] }];
+      const leaves = collect(result.errors, 0, result.errors.length, { root: schema, lookup, propertyName: false, located: new Map() });
       // Never report "invalid" without a reason.
       return leaves.length > 0 ? leaves : [{ instancePath: [], keyword: 'schema', schema: {}, schemaPath: [] }];
     },
@@ -73,10 +91,27 @@ function compileWithCfworker(input: AdapterCompileInput): ReturnType<SchemaValid
   return { ok: true, compiled };
 }
 
+/** A copy of the engine's schema with its `false` stand-ins turned back into `false`; `twins` maps old → new. */
+function withPlainFalse(value: unknown, twins: Map<object, object>): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (isFalseSchema(value)) return false;
+  if (Array.isArray(value)) {
+    const out = value.map((item) => withPlainFalse(item, twins));
+    twins.set(value, out);
+    return out;
+  }
+  const out = createJsonObject();
+  for (const key of Object.keys(value)) out[key] = withPlainFalse((value as Record<string, unknown>)[key], twins);
+  twins.set(value, out);
+  return out;
+}
+
 interface Context {
   readonly root: SchemaNode | boolean;
   readonly lookup: Record<string, unknown>;
   readonly propertyName: boolean;
+  /** Keyword locations already resolved during this call (a failing anyOf repeats them many times). */
+  readonly located: Map<string, { schema: SchemaNode; schemaPath: string[] }>;
 }
 
 /** Turns cfworker's flat, pre-ordered output (wrapper, then its children) into leaf failures. */
@@ -173,8 +208,11 @@ function insideContains(keywordLocation: string): boolean {
 
 /** Finds the subschema holding a keyword from cfworker's keyword location, following `$ref`s as it goes. */
 function locate(keywordLocation: string, context: Context): { schema: SchemaNode; schemaPath: string[] } {
-  const found = walkTo(keywordLocation, context);
-  return found ?? { schema: {}, schemaPath: [] };
+  const known = context.located.get(keywordLocation);
+  if (known !== undefined) return known;
+  const found = walkTo(keywordLocation, context) ?? { schema: {}, schemaPath: [] };
+  context.located.set(keywordLocation, found);
+  return found;
 }
 
 function walkTo(keywordLocation: string, context: Context): { schema: SchemaNode; schemaPath: string[] } | undefined {
