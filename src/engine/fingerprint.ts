@@ -7,7 +7,7 @@ import { exactKey, exactOfDouble, formatExact, parseExactDecimal } from './exact
  * their exact digits, so two schemas that differ only there get different fingerprints.
  */
 export async function fingerprint(value: unknown): Promise<string> {
-  const text = canonicalText(value);
+  const text = canonicalJson(value);
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }
@@ -24,8 +24,11 @@ export function toolFingerprint(tool: {
   return fingerprint(subject);
 }
 
-/** RFC 8785 text; exact big integers are swapped for unguessable placeholders, then written back as digits. */
-function canonicalText(value: unknown): string {
+/**
+ * RFC 8785 canonical JSON text (the fingerprint's preimage). Numbers a double cannot hold are swapped for
+ * unguessable placeholders, then written back as digits. Throws for values with no canonical form.
+ */
+export function canonicalJson(value: unknown): string {
   const nonce = [...crypto.getRandomValues(new Uint8Array(12))].map((byte) => byte.toString(16).padStart(2, '0')).join('');
   let placeholders = 0;
   const swap = (node: unknown): unknown => {

@@ -5,7 +5,7 @@ export { type CompiledSchema, type CompileResult, type CompileSchemaOptions, com
 export { createEngine, type Engine, type EngineOptions, type SchemaRef } from './create-engine.ts';
 export { resolveDialect } from './dialect.ts';
 export { EngineError, type EngineErrorCode } from './engine-error.ts';
-export { fingerprint, toolFingerprint } from './fingerprint.ts';
+export { canonicalJson, fingerprint, toolFingerprint } from './fingerprint.ts';
 export { formatIssue } from './format-issue.ts';
 export { jsonPath } from './json-path.ts';
 export { createLruCache, type LruCache } from './lru-cache.ts';
@@ -16,3 +16,4 @@ export type { FormatMode } from './walk-schema.ts';
 
 /** Bumped whenever a verdict for the same schema could change; part of persistent cache keys. */
 export const engineVersion = '0.1.0';
+export { checkElicitationSchema, elicitationDefaults } from './check-elicitation-schema.ts';

@@ -23,6 +23,8 @@ export interface ValidatorOptions {
 /** A `ValidatorService` you can close. */
 export interface Validator extends ValidatorService {
   readonly mode: 'worker' | 'inline';
+  /** The policy the engine enforces (part of persistent cache keys). */
+  readonly policy: Policy;
   /** Terminates the worker; pending and later calls reject with `CLOSED`. */
   close(): Promise<void>;
 }
@@ -43,6 +45,7 @@ export function createValidator(options: ValidatorOptions = {}): Validator {
         closed ? Promise.reject(new ValidatorError('CLOSED', 'the validator is closed')) : method(...args);
     return {
       mode,
+      policy,
       compileTools: open(service.compileTools),
       compile: open(service.compile),
       validateArguments: open(service.validateArguments),
@@ -67,6 +70,7 @@ export function createValidator(options: ValidatorOptions = {}): Validator {
   });
   return {
     mode,
+    policy,
     ...createWorkerService(client, policy.timeBudgetMs),
     close: async () => client.close(),
   };

@@ -1,11 +1,24 @@
 // `schemaval/host` for Node: worker mode runs the engine in worker_threads.
+
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { createValidator as createGenericValidator, type Validator, type ValidatorOptions } from './create-validator.ts';
 import { spawnNodeWorker } from './spawn-node-worker.ts';
+import { type SchemaValidationOptions, withSchemaValidation as withSchemaValidationOn } from './with-schema-validation.ts';
 
+export { checkElicitationSchema, elicitationDefaults } from '../engine/check-elicitation-schema.ts';
 export type { Validator, ValidatorOptions } from './create-validator.ts';
+export { createIdbVerdictCache } from './idb-verdict-cache.ts';
+export { type SchemavalProviderOptions, schemavalProvider } from './schemaval-provider.ts';
 export { type SpawnNodeWorkerOptions, spawnNodeWorker } from './spawn-node-worker.ts';
 export { ValidatorError, type ValidatorErrorCode } from './validator-error.ts';
+export { createMemoryVerdictCache, type VerdictCache } from './verdict-cache.ts';
+export type { SchemaValidationOptions, SchemaValidationWarning } from './with-schema-validation.ts';
 export type { SpawnWorker, WorkerHandle } from './worker-handle.ts';
+
+/** `withSchemaValidation` with a worker_threads validator unless one is given. */
+export function withSchemaValidation<C extends Client>(client: C, options: Partial<SchemaValidationOptions> = {}): C {
+  return withSchemaValidationOn(client, { ...options, validator: options.validator ?? createValidator() });
+}
 
 /** `createValidator` with Node `worker_threads` as the default isolate. */
 export function createValidator(options: ValidatorOptions = {}): Validator {

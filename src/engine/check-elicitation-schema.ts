@@ -1,0 +1,111 @@
+import { jsonType } from './json-type.ts';
+import { truncate } from './truncate.ts';
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
+const isOptions = (value: unknown): boolean =>
+  Array.isArray(value) && value.length > 0 && value.every((o) => isObject(o) && typeof o.const === 'string' && typeof o.title === 'string');
+const nonNegativeInteger = (value: unknown): boolean => typeof value === 'number' && Number.isInteger(value) && value >= 0;
+
+/** Annotations any field may carry besides the spec's own keys. */
+const annotations = ['title', 'description', '$comment', 'examples', 'deprecated', 'readOnly', 'writeOnly'];
+const formats = new Set(['email', 'uri', 'date', 'date-time']);
+const rootKeys = new Set(['type', 'properties', 'required', '$schema', 'title', 'description', '$comment', 'additionalProperties']);
+
+/**
+ * Whether an elicitation `requestedSchema` is the MCP spec's restricted subset (2025-11-25 `ElicitRequestFormParams`):
+ * a flat object whose properties are strings (with the four form formats), numbers, integers, booleans, or one of
+ * the enum forms (untitled, `oneOf` const/title, multi-select `items.enum` or `items.anyOf`, legacy `enumNames`).
+ * Anything else is refused, so a form can always be rendered and checked.
+ */
+export function checkElicitationSchema(schema: unknown): { ok: true } | { ok: false; message: string } {
+  if (!isObject(schema)) return no(`requestedSchema must be an object, got ${jsonType(schema)}`);
+  if (schema.type !== 'object') return no('requestedSchema must have "type": "object"');
+  if (!isObject(schema.properties)) return no('requestedSchema must have "properties", an object');
+  for (const key of Object.keys(schema)) {
+    if (!rootKeys.has(key)) return no(`requestedSchema: "${truncate(key, 40)}" is not allowed in an elicitation form schema`);
+  }
+  if (schema.required !== undefined && !isStrings(schema.required)) return no('requestedSchema.required must be an array of strings');
+  if (schema.additionalProperties !== undefined && typeof schema.additionalProperties !== 'boolean') {
+    return no('requestedSchema.additionalProperties may only be true or false');
+  }
+  for (const [name, field] of Object.entries(schema.properties)) {
+    const problem = checkField(field);
+    if (problem !== undefined) return no(`requestedSchema.properties[${JSON.stringify(truncate(name, 40))}]: ${problem}`);
+  }
+  return { ok: true };
+}
+
+function checkField(field: unknown): string | undefined {
+  if (!isObject(field)) return `a field is an object, got ${jsonType(field)}`;
+  const allowed = (keys: string[]): string | undefined => {
+    const extra = Object.keys(field).find(
+      (key) => key !== 'type' && key !== 'default' && !keys.includes(key) && !annotations.includes(key),
+    );
+    return extra === undefined ? undefined : `"${truncate(extra, 40)}" is not allowed for a ${String(field.type)} field`;
+  };
+  switch (field.type) {
+    case 'string': {
+      if (field.default !== undefined && typeof field.default !== 'string') return 'default must be a string';
+      if (field.format !== undefined && !(typeof field.format === 'string' && formats.has(field.format))) {
+        return 'format must be one of email, uri, date, date-time';
+      }
+      for (const key of ['minLength', 'maxLength'])
+        if (field[key] !== undefined && !nonNegativeInteger(field[key])) return `${key} must be a non-negative integer`;
+      if (field.enum !== undefined && !(isStrings(field.enum) && field.enum.length > 0)) return 'enum must be a non-empty array of strings';
+      if (
+        field.enumNames !== undefined &&
+        !(isStrings(field.enumNames) && isStrings(field.enum) && field.enumNames.length === field.enum.length)
+      ) {
+        return 'enumNames must be strings, one per enum value';
+      }
+      if (field.oneOf !== undefined && !isOptions(field.oneOf)) return 'oneOf must list {"const": string, "title": string} options';
+      return allowed(['format', 'minLength', 'maxLength', 'enum', 'enumNames', 'oneOf']);
+    }
+    case 'number':
+    case 'integer':
+      if (field.default !== undefined && typeof field.default !== 'number') return 'default must be a number';
+      for (const key of ['minimum', 'maximum'])
+        if (field[key] !== undefined && typeof field[key] !== 'number') return `${key} must be a number`;
+      return allowed(['minimum', 'maximum']);
+    case 'boolean':
+      if (field.default !== undefined && typeof field.default !== 'boolean') return 'default must be a boolean';
+      return allowed([]);
+    case 'array': {
+      const items = field.items;
+      const untitled =
+        isObject(items) && items.type === 'string' && isStrings(items.enum) && items.enum.length > 0 && Object.keys(items).length === 2;
+      const titled =
+        isObject(items) &&
+        isOptions(items.anyOf) &&
+        Object.keys(items).every((key) => key === 'anyOf' || key === 'type') &&
+        (items.type ?? 'string') === 'string';
+      if (!untitled && !titled)
+        return 'an array field must be a multi-select: items {"type":"string","enum":[…]} or items {"anyOf":[{"const","title"}…]}';
+      if (field.default !== undefined && !isStrings(field.default)) return 'default must be an array of strings';
+      for (const key of ['minItems', 'maxItems'])
+        if (field[key] !== undefined && !nonNegativeInteger(field[key])) return `${key} must be a non-negative integer`;
+      return allowed(['items', 'minItems', 'maxItems', 'uniqueItems']);
+    }
+    default:
+      return `type must be string, number, integer, boolean or array (multi-select), got ${JSON.stringify(field.type ?? null)}`;
+  }
+}
+
+/** The form's defaults, by property name, to pre-fill a form and to complete an accepted answer. */
+export function elicitationDefaults(schema: unknown): Record<string, unknown> {
+  const defaults: Record<string, unknown> = {};
+  if (!isObject(schema) || !isObject(schema.properties)) return defaults;
+  for (const [name, field] of Object.entries(schema.properties)) {
+    // defineProperty: a field named __proto__ must stay a field.
+    if (isObject(field) && field.default !== undefined)
+      Object.defineProperty(defaults, name, { value: field.default, enumerable: true, writable: true, configurable: true });
+  }
+  return defaults;
+}
+
+function no(message: string): { ok: false; message: string } {
+  return { ok: false, message };
+}

@@ -1,0 +1,58 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { checkElicitationSchema, elicitationDefaults } from '../engine/check-elicitation-schema.ts';
+import type { ValidatorService } from '../protocol/validator-service.ts';
+import { invalidParams, issueSummary } from './invalid-params.ts';
+
+type Handler = (request: { params?: Record<string, unknown> }, extra: unknown) => unknown;
+
+/**
+ * Puts a check in front of the client's `elicitation/create` handler, now and whenever one is registered later.
+ * Form mode only (URL mode and decline/cancel pass through): the `requestedSchema` must be the spec's restricted
+ * subset; on `accept`, missing fields take their defaults and the content is validated (formats asserted). A
+ * failure reaches the server as -32602 with the issues, and the answer is not relayed.
+ */
+export function wrapElicitation(client: Client, validator: ValidatorService): void {
+  const guard =
+    (handler: Handler): Handler =>
+    async (request, extra) => {
+      const params = request.params ?? {};
+      if ((params.mode ?? 'form') !== 'form') return handler(request, extra);
+      const schema = params.requestedSchema;
+      const subset = checkElicitationSchema(schema);
+      if (!subset.ok) throw invalidParams(`Elicitation refused: ${subset.message}`, { code: 'invalid_schema' });
+      const result = (await handler(request, extra)) as { action?: unknown; content?: Record<string, unknown> };
+      if (result?.action !== 'accept') return result;
+      const content = { ...elicitationDefaults(schema), ...(result.content ?? {}) };
+      let outcome: Awaited<ReturnType<ValidatorService['validateElicitation']>>;
+      try {
+        outcome = await validator.validateElicitation(schema, content);
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== 'TIMEOUT') throw error;
+        throw invalidParams('Elicitation answer could not be checked in time; it was not sent', { code: 'too_slow' });
+      }
+      if ('refused' in outcome) throw invalidParams(`Elicitation refused: ${outcome.refused.message}`, { code: outcome.refused.code });
+      if (!outcome.valid) {
+        throw invalidParams(`Elicitation answer does not match requestedSchema: ${issueSummary(outcome.issues)}`, {
+          code: 'invalid_answer',
+          issues: outcome.issues,
+        });
+      }
+      return { ...result, content };
+    };
+
+  const register = client.setRequestHandler.bind(client) as (schema: unknown, handler: Handler) => void;
+  (client as unknown as { setRequestHandler: (schema: unknown, handler: Handler) => void }).setRequestHandler = (schema, handler) =>
+    register(schema, isElicitation(schema) ? guard(handler) : handler);
+
+  // A handler registered before the wrap sits in the protocol's table already (behind the SDK's own checks).
+  const table = (client as unknown as { _requestHandlers?: Map<string, Handler> })._requestHandlers;
+  const existing = table?.get('elicitation/create');
+  if (table !== undefined && existing !== undefined) table.set('elicitation/create', guard(existing));
+}
+
+function isElicitation(schema: unknown): boolean {
+  if (schema === ElicitRequestSchema) return true;
+  const method = (schema as { shape?: { method?: { value?: unknown } } })?.shape?.method?.value;
+  return method === 'elicitation/create';
+}
