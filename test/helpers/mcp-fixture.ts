@@ -54,11 +54,8 @@ export interface Fixture {
   close(): Promise<void>;
 }
 
-/** Starts a server with `list` as its tools (paged `pageSize` at a time) and a client connected to it. */
-export async function startFixture(options: { list?: Tool[]; pageSize?: number; client?: Client } = {}): Promise<Fixture> {
-  const list = options.list ?? tools;
-  const pageSize = options.pageSize ?? list.length;
-  const seen: Fixture['seen'] = { calls: [], lists: 0, elicitations: [] };
+/** A real SDK Server with `list` as its tools (paged `pageSize` at a time) that records what reaches it in `seen`. */
+export function createFixtureServer(list: Tool[], pageSize: number, seen: Fixture['seen']): Server {
   const server = new Server({ name: 'fixture', version: '1.0.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, (request) => {
     seen.lists++;
@@ -94,6 +91,15 @@ export async function startFixture(options: { list?: Tool[]; pageSize?: number; 
     }
     return { content: [{ type: 'text', text: String((args as { text?: unknown }).text) }] };
   });
+  return server;
+}
+
+/** Starts a server with `list` as its tools (paged `pageSize` at a time) and a client connected to it. */
+export async function startFixture(options: { list?: Tool[]; pageSize?: number; client?: Client } = {}): Promise<Fixture> {
+  const list = options.list ?? tools;
+  const pageSize = options.pageSize ?? list.length;
+  const seen: Fixture['seen'] = { calls: [], lists: 0, elicitations: [] };
+  const server = createFixtureServer(list, pageSize, seen);
   const client = options.client ?? new Client({ name: 'host', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);

@@ -1,0 +1,33 @@
+/** The JSON-RPC 2.0 message shapes the gateway reads (ids are strings or numbers, compared by their JSON text). */
+export interface JsonRpcRequest {
+  readonly jsonrpc: '2.0';
+  readonly id: string | number;
+  readonly method: string;
+  readonly params?: Record<string, unknown>;
+}
+
+export interface JsonRpcResponse {
+  readonly jsonrpc: '2.0';
+  readonly id: string | number | null;
+  readonly result?: Record<string, unknown>;
+  readonly error?: { readonly code: number; readonly message: string; readonly data?: unknown };
+}
+
+export type JsonRpcMessage =
+  | JsonRpcRequest
+  | JsonRpcResponse
+  | { readonly jsonrpc: '2.0'; readonly method: string; readonly params?: unknown };
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export const isRequest = (m: unknown): m is JsonRpcRequest => isObject(m) && typeof m.method === 'string' && 'id' in m;
+export const isResponse = (m: unknown): m is JsonRpcResponse =>
+  isObject(m) && !('method' in m) && 'id' in m && ('result' in m || 'error' in m);
+
+/** A key for a request id that survives string/number ambiguity. */
+export const idKey = (id: unknown): string => JSON.stringify(id);
+
+/** A JSON-RPC error response. */
+export function errorResponse(id: string | number | null, code: number, message: string, data?: unknown): JsonRpcResponse {
+  return { jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) } };
+}

@@ -1,0 +1,56 @@
+import type { ToolVerdict } from '../../src/protocol/tool.ts';
+
+/** What the gateway remembers of a tool between requests (and isolates). */
+export interface StoredTool {
+  readonly name: string;
+  readonly verdict: ToolVerdict;
+  /** `{ name, inputSchema, outputSchema }` as lossless JSON text, so any isolate can compile it again. */
+  readonly definition: string;
+  readonly hasOutputSchema: boolean;
+}
+
+/** Per-session state: the session's tools and its pending elicitations (DESIGN §5.4). */
+export interface SessionStore {
+  putTools(tools: readonly StoredTool[]): Promise<void>;
+  getTool(name: string): Promise<StoredTool | undefined>;
+  /** Remembers the `requestedSchema` (lossless JSON text) of an elicitation sent to the client. */
+  putElicitation(id: string, requestedSchema: string): Promise<void>;
+  /** Returns and forgets the schema of an answered elicitation. */
+  takeElicitation(id: string): Promise<string | undefined>;
+  clear(): Promise<void>;
+}
+
+/** Finds the store of a session (a Durable Object stub in workerd; a map in tests). */
+export type SessionStores = (sessionKey: string) => SessionStore;
+
+/** Sessions in memory, for tests and single-process use. */
+export function createMemorySessionStores(): SessionStores {
+  const sessions = new Map<string, { tools: Map<string, StoredTool>; elicitations: Map<string, string> }>();
+  return (key) => {
+    const session = () => {
+      let found = sessions.get(key);
+      if (found === undefined) {
+        found = { tools: new Map(), elicitations: new Map() };
+        sessions.set(key, found);
+      }
+      return found;
+    };
+    return {
+      putTools: async (tools) => {
+        for (const tool of tools) session().tools.set(tool.name, tool);
+      },
+      getTool: async (name) => session().tools.get(name),
+      putElicitation: async (id, schema) => {
+        session().elicitations.set(id, schema);
+      },
+      takeElicitation: async (id) => {
+        const schema = session().elicitations.get(id);
+        session().elicitations.delete(id);
+        return schema;
+      },
+      clear: async () => {
+        sessions.delete(key);
+      },
+    };
+  };
+}

@@ -1,0 +1,109 @@
+import { stringify } from 'lossless-json';
+import type { Engine } from '../../src/engine/create-engine.ts';
+import { parseJson } from '../../src/engine/parse-json.ts';
+import type { Issue } from '../../src/protocol/issue.ts';
+import type { ValidationOutcome } from '../../src/protocol/outcome.ts';
+import type { SessionStore, StoredTool } from './session-store.ts';
+
+/** Generous: the engine applies the policy's own bounds to each schema and instance. */
+const definitionLimits = { maxBytes: 16 * 1024 * 1024, maxDepth: 1000 };
+
+export type GateOutcome =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly code: string; readonly message: string; readonly issues?: readonly Issue[] };
+
+/**
+ * The gateway's tool checks against the isolate's engine (compiled validators cached per isolate), with each
+ * session's tool list kept in its store so any isolate can check a call.
+ */
+export function createToolGate(engine: Engine) {
+  /** Runs a check by fingerprint, compiling the stored definition first when this isolate has not seen it. */
+  const withTool = async (tool: StoredTool, check: (fingerprint: string) => ValidationOutcome): Promise<ValidationOutcome> => {
+    try {
+      return check(tool.verdict.fingerprint);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'UNKNOWN_FINGERPRINT') throw error;
+      const parsed = parseJson(tool.definition, definitionLimits);
+      if (!parsed.ok) throw new Error(`stored tool ${tool.name} is unreadable`);
+      await engine.compileTools([parsed.value]);
+      return check(tool.verdict.fingerprint);
+    }
+  };
+
+  return {
+    /** Compiles a page of `tools/list`, remembers every verdict, and returns the page without refused tools. */
+    async admit(tools: readonly unknown[], store: SessionStore): Promise<{ accepted: unknown[]; refused: StoredTool[] }> {
+      const verdicts = await engine.compileTools(tools);
+      const stored: StoredTool[] = verdicts.map((verdict, i) => {
+        const tool = (tools[i] ?? {}) as { name?: unknown; inputSchema?: unknown; outputSchema?: unknown };
+        return {
+          name: verdict.name,
+          verdict,
+          definition:
+            verdict.verdict === 'accepted'
+              ? (stringify({ name: tool.name, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema }) ?? '{}')
+              : '{}',
+          hasOutputSchema: tool.outputSchema !== undefined,
+        };
+      });
+      await store.putTools(stored);
+      return {
+        accepted: tools.filter((_, i) => verdicts[i]?.verdict === 'accepted'),
+        refused: stored.filter((tool) => tool.verdict.verdict === 'refused'),
+      };
+    },
+
+    /** Whether a `tools/call` may be forwarded. */
+    async checkCall(tool: StoredTool, args: unknown): Promise<GateOutcome> {
+      const { verdict } = tool;
+      if (verdict.verdict === 'refused') {
+        const side = [verdict.input, verdict.output].find((s) => s !== null && !s.ok);
+        const reason = side && !side.ok ? `${side.code}: ${side.message}` : 'refused';
+        return {
+          ok: false,
+          code: side && !side.ok ? side.code : 'refused',
+          message: `Tool "${tool.name}" is refused by schema policy (${reason}); the call was not sent`,
+        };
+      }
+      const outcome = await withTool(tool, (fingerprint) => engine.validateArguments(fingerprint, args ?? {}));
+      if ('refused' in outcome)
+        return { ok: false, code: outcome.refused.code, message: `Tool "${tool.name}": ${outcome.refused.message}` };
+      if (outcome.valid) return { ok: true };
+      return {
+        ok: false,
+        code: 'invalid_arguments',
+        message: `Invalid arguments for tool "${tool.name}": ${summary(outcome.issues)}`,
+        issues: outcome.issues,
+      };
+    },
+
+    /** Whether a tool result's `structuredContent` matches the tool's `outputSchema` (isError results pass). */
+    async checkOutput(tool: StoredTool, result: Record<string, unknown>): Promise<GateOutcome> {
+      if (!tool.hasOutputSchema || result.isError === true) return { ok: true };
+      if (result.structuredContent === undefined) {
+        return {
+          ok: false,
+          code: 'structured_content_missing',
+          message: `Tool "${tool.name}" declares an outputSchema but returned no structuredContent`,
+        };
+      }
+      const outcome = await withTool(tool, (fingerprint) => engine.validateStructured(fingerprint, result.structuredContent));
+      if ('refused' in outcome) return { ok: false, code: outcome.refused.code, message: outcome.refused.message };
+      if (outcome.valid) return { ok: true };
+      return {
+        ok: false,
+        code: 'structured_content_invalid',
+        message: `Tool "${tool.name}" returned structuredContent that does not match its outputSchema: ${summary(outcome.issues)}`,
+        issues: outcome.issues,
+      };
+    },
+  };
+}
+
+export type ToolGate = ReturnType<typeof createToolGate>;
+
+function summary(issues: readonly Issue[]): string {
+  const lines = issues.slice(0, 10).map((issue) => `${issue.path}: ${issue.message}`);
+  if (issues.length > 10) lines.push(`… ${issues.length - 10} more`);
+  return lines.join('; ');
+}

@@ -1,0 +1,78 @@
+// Starts the edge Worker with `wrangler dev` (real workerd) on 127.0.0.1, offline, and stops it.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const edgeDir = fileURLToPath(new URL('../..', import.meta.url));
+const wrangler = fileURLToPath(new URL('../../../node_modules/.bin/wrangler', import.meta.url));
+
+export interface WranglerDev {
+  readonly url: string;
+  readonly log: () => string;
+  stop(): Promise<void>;
+}
+
+/** A free port on 127.0.0.1 (asked of the OS, then released). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+    });
+  });
+}
+
+export async function startWranglerDev(vars: Record<string, string> = {}, timeoutMs = 90_000): Promise<WranglerDev> {
+  const port = await freePort();
+  const inspector = await freePort();
+  const xdg = `${edgeDir}/.cache/xdg`;
+  mkdirSync(xdg, { recursive: true });
+  const args = [
+    'dev',
+    '--local',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--inspector-port',
+    String(inspector),
+    '--show-interactive-dev-session=false',
+  ];
+  for (const [key, value] of Object.entries(vars)) args.push('--var', `${key}:${value}`);
+  const child: ChildProcess = spawn(wrangler, args, {
+    cwd: edgeDir,
+    env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', XDG_CONFIG_HOME: xdg },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    log += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    log += chunk.toString();
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+    if (child.exitCode === null) child.kill('SIGKILL');
+  };
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${log}`);
+    try {
+      const response = await fetch(`${url}/healthz`);
+      if (response.ok) return { url, log: () => log, stop };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  await stop();
+  throw new Error(`wrangler dev did not answer within ${timeoutMs} ms:\n${log}`);
+}
