@@ -19,15 +19,18 @@ describe('IndexedDB verdict cache', () => {
     const second = await startFixture();
     const secondValidator = createValidator({ mode: 'inline' });
     const warnings: string[] = [];
+    const summaries: { fromCache: number; compiled: number }[] = [];
     const host2 = withSchemaValidation(second.client, {
       validator: secondValidator,
       cache: createIdbVerdictCache(store),
       onWarning: (w) => warnings.push(`${w.tool}:${w.code}`),
+      onVerdicts: ({ fromCache, compiled }) => summaries.push({ fromCache, compiled }),
     });
     const listed2 = await host2.listTools();
     assert.deepEqual(listed2.tools, listed1.tools);
     assert.deepEqual(warnings, ['remote:remote_ref'], 'the refused tool is known without recompiling');
     assert.equal((await secondValidator.stats()).compiles, 0, 'no schema compiled for known fingerprints');
+    assert.deepEqual(summaries, [{ fromCache: 4, compiled: 0 }]);
 
     const error = await host2.callTool({ name: 'echo', arguments: {} }).catch((e: { code: number; message: string }) => e);
     assert.equal((error as { code: number }).code, -32602, 'arguments are still checked');

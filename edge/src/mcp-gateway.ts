@@ -36,6 +36,9 @@ const dropResponse = new Set(['connection', 'keep-alive', 'transfer-encoding', '
 const messageLimits = (maxBytes: number) => ({ maxBytes, maxDepth: 1000 });
 const maxPages = 100;
 
+/** The `_meta` key of a filtered `tools/list` result that names the refused tools and why. */
+export const refusedToolsMeta = 'io.schemaval/refused';
+
 /** Context of one client request: which of its JSON-RPC ids are tool calls or lists, and for which tool. */
 type Pending = Map<string, { readonly method: 'tools/list' } | { readonly method: 'tools/call'; readonly tool: StoredTool }>;
 
@@ -122,7 +125,12 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
         const { accepted, refused } = await gate.admit(result.tools, store);
         for (const tool of refused)
           event({ kind: 'tool_refused', tool: tool.name, code: refusalCode(tool), message: refusalMessage(tool) });
-        return { ...message, result: { ...result, tools: accepted } };
+        // Refused tools leave the list, but a host may show why: their names and reasons travel in _meta.
+        const meta = {
+          ...((result._meta as Record<string, unknown> | undefined) ?? {}),
+          [refusedToolsMeta]: refused.map((tool) => ({ name: tool.name, code: refusalCode(tool), message: refusalMessage(tool) })),
+        };
+        return { ...message, result: { ...result, tools: accepted, _meta: meta } };
       }
       if (call.method === 'tools/call' && options.outputPolicy !== 'off') {
         const outcome = await gate.checkOutput(call.tool, result);

@@ -47,10 +47,15 @@ const rejected = (promise: Promise<unknown>): Promise<McpError> =>
 describe('MCP gateway', () => {
   it('filters refused tools out of tools/list', async () => {
     const { client, events } = await connect();
-    const { tools } = await client.listTools();
+    const { tools, _meta } = await client.listTools();
     assert.deepEqual(
       tools.map((t) => t.name),
       ['echo', 'weather', 'ask'],
+    );
+    const refused = (_meta as Record<string, { name: string; code: string }[]>)['io.schemaval/refused'];
+    assert.deepEqual(
+      refused?.map((r) => [r.name, r.code]),
+      [['remote', 'remote_ref']],
     );
     assert.deepEqual(events, [{ kind: 'tool_refused', tool: 'remote', code: 'remote_ref', message: events[0]?.message }]);
   });

@@ -42,6 +42,12 @@ export interface SchemaValidationOptions {
   /** Persistent tool verdicts (default: in memory; `createIdbVerdictCache()` in a browser). */
   readonly cache?: VerdictCache;
   readonly onWarning?: (warning: SchemaValidationWarning) => void;
+  /** After each `tools/list` page: every verdict, and how many came from the cache versus a fresh compile. */
+  readonly onVerdicts?: (summary: {
+    readonly verdicts: readonly ToolVerdict[];
+    readonly fromCache: number;
+    readonly compiled: number;
+  }) => void;
 }
 
 interface Entry {
@@ -89,6 +95,11 @@ export function withSchemaValidation<C extends Client>(client: C, options: Schem
       for (const warning of verdict.warnings) warn({ tool: tool.name, code: warning.code, message: warning.message });
       if (verdict.verdict === 'accepted') accepted.push(tool);
     }
+    options.onVerdicts?.({
+      verdicts: tools.map((tool) => (registry.get(tool.name) as Entry).verdict),
+      fromCache: tools.length - fresh.length,
+      compiled: fresh.length,
+    });
     return accepted;
   };
 

@@ -1,0 +1,87 @@
+// `npm start`: the demo upstream MCP server and the edge (wrangler dev, real workerd) with the page, on 127.0.0.1.
+// Prints the URL; Ctrl-C stops both. Options: --port N (edge, default 8787), --upstream-port N (default any free).
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { register } from 'tsx/esm/api';
+import { buildPage } from './build-page.mjs';
+
+register();
+const { startDemoServer } = await import('../examples/demo-server.ts');
+
+const { values } = parseArgs({ options: { port: { type: 'string', default: '8787' }, 'upstream-port': { type: 'string', default: '0' } } });
+const port = Number(values.port);
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port: free } = server.address();
+      server.close(() => resolve(free));
+    });
+  });
+
+await buildPage();
+const upstream = await startDemoServer(Number(values['upstream-port']));
+console.log(`demo MCP server on ${upstream.url}`);
+
+const xdg = `${root}edge/.cache/xdg`;
+mkdirSync(xdg, { recursive: true });
+const wrangler = spawn(
+  `${root}node_modules/.bin/wrangler`,
+  [
+    'dev',
+    '--local',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--inspector-port',
+    String(await freePort()),
+    '--show-interactive-dev-session=false',
+    '--var',
+    `UPSTREAM_MCP_URL:${upstream.url}`,
+  ],
+  {
+    cwd: `${root}edge`,
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', XDG_CONFIG_HOME: xdg },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
+
+let stopping = false;
+const stop = async (code = 0) => {
+  if (stopping) return;
+  stopping = true;
+  console.log('\nstopping…');
+  wrangler.kill('SIGTERM');
+  await Promise.race([new Promise((resolve) => wrangler.once('exit', resolve)), new Promise((resolve) => setTimeout(resolve, 5000))]);
+  if (wrangler.exitCode === null) wrangler.kill('SIGKILL');
+  await upstream.close();
+  process.exit(code);
+};
+process.on('SIGINT', () => void stop(0));
+process.on('SIGTERM', () => void stop(0));
+wrangler.on('exit', (code) => {
+  if (!stopping) {
+    console.error(`wrangler dev exited (${code})`);
+    void stop(1);
+  }
+});
+
+// Wait until the edge answers, then say where to go.
+const url = `http://127.0.0.1:${port}`;
+for (let i = 0; i < 360 && !stopping; i++) {
+  try {
+    if ((await fetch(`${url}/healthz`)).ok) break;
+  } catch {
+    // not yet
+  }
+  await new Promise((resolve) => setTimeout(resolve, 250));
+}
+wrangler.stdout.on('data', () => undefined);
+console.log(`\nschemaval demo: open ${url}/  (Ctrl-C to stop)\n`);
