@@ -1,5 +1,6 @@
 // `npm run bench`: validation throughput and compile cost of schemaval against raw @cfworker/json-schema, ajv
-// and the MCP SDK's validator providers, on small / medium / large tool input schemas, in one process.
+// and the MCP SDK's validator providers, on small / medium / large tool input schemas, in one process; then what
+// the isolation layer (worker mode) adds to a bare worker_threads round trip.
 import { createEngine } from '../src/engine/index.ts';
 import { type CompileTaskId, compileTasks } from './compile-tasks.ts';
 import { type Contender, checkAgreement, createContenders } from './contenders.ts';
@@ -8,6 +9,16 @@ import { type Fixture, fixtures } from './fixtures.ts';
 import { formatTable } from './format-table.ts';
 import { formatNs, formatSpread } from './format-units.ts';
 import { defaultHarnessOptions, type Measurement, measure, pairedDifference } from './harness.ts';
+import { burstSize, measureIsolation, pipelinedOptions, sequentialOptions } from './isolation.ts';
+import {
+  breakdownLines,
+  busyTable,
+  type IsolationTargets,
+  isolationSummaryLines,
+  pipelinedTable,
+  sequentialTable,
+  startupLine,
+} from './isolation-report.ts';
 import { lookupTasks } from './lookup-tasks.ts';
 import {
   type CompileResults,
@@ -22,6 +33,8 @@ import {
 
 /** Acceptance bar: schemaval's hot path within this factor of raw cfworker on valid instances. */
 const target = 1.3;
+/** Acceptance bars of the isolation layer (section 4). */
+const isolationTargets: IsolationTargets = { sequential: 1.2, pipelined: 0.5 };
 
 const started = performance.now();
 const options = defaultHarnessOptions;
@@ -97,6 +110,31 @@ console.log(
   ),
 );
 
+console.log("\n4. Isolation: schemaval's worker mode against a bare worker_threads round trip, on each fixture's valid arguments");
+const bursts = fixtures.map((fixture) => `${fixture.name} ${burstSize[fixture.name]}`).join(', ');
+console.log(
+  "   floor = a worker that posts each message straight back; Comlink = the same echo behind comlink's node adapter;\n" +
+    "   client = schemaval's worker client sending an echo op (batching, progress port, budget timer; no engine);\n" +
+    `   pipelined = bursts of N calls issued at once (${bursts}), time per call = burst ÷ N; the client packs up\n` +
+    '   to 256 calls into one message, so it can beat the one-message-per-call floor; rounds of ' +
+    `~${sequentialOptions.batchMs} ms (sequential) and ~${pipelinedOptions.batchMs} ms (pipelined) batches, medians\n`,
+);
+const isolationStarted = performance.now();
+const isolation = await measureIsolation(fixtures);
+console.log(sequentialTable(isolation));
+console.log('');
+console.log(pipelinedTable(isolation));
+console.log('\n  Where the time goes (each step = paired difference to the row above it in the tables):');
+console.log(indent(breakdownLines(isolation)));
+console.log('\n  Busy time (event-loop utilisation of each thread, per call; separate short runs of each path, medians):\n');
+console.log(busyTable(isolation));
+console.log(`\n  ${startupLine(isolation)}; section 4 took ${((performance.now() - isolationStarted) / 1000).toFixed(1)} s`);
+
 console.log(`\nSummary (acceptance: schemaval compileSchema().validate within ${target.toFixed(2)}x of raw cfworker on valid arguments)\n`);
 console.log(indent(summaryLines(validation, target)));
+console.log(
+  `\nIsolation (acceptance: sequential worker round trip within ${isolationTargets.sequential.toFixed(2)}x of the floor's plus ` +
+    `in-thread validation; pipelined small at least ${Math.round(isolationTargets.pipelined * 100)}% of the floor's throughput)\n`,
+);
+console.log(indent(isolationSummaryLines(isolation, isolationTargets)));
 console.log(`\nTotal run time ${((performance.now() - started) / 1000).toFixed(1)} s`);
