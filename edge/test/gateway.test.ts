@@ -19,7 +19,7 @@ afterEach(async () => {
 
 async function connect(options: Partial<McpGatewayOptions> = {}, answer?: (params: Record<string, unknown>) => unknown) {
   upstream = createUpstream();
-  const events: { kind: string; code: string }[] = [];
+  const events: { kind: string; code: string; tool?: string; message?: string }[] = [];
   const gateway = createMcpGateway({
     engine: createEngine(),
     upstreamUrl: 'http://upstream.test/mcp',

@@ -26,6 +26,9 @@ export function freePort(): Promise<number> {
 }
 
 export async function startWranglerDev(vars: Record<string, string> = {}, timeoutMs = 90_000): Promise<WranglerDev> {
+  // The Worker serves the demo page as static assets; wrangler needs the folder to exist.
+  const { buildPage } = (await import('../../../scripts/build-page.mjs')) as { buildPage: (o?: { quiet?: boolean }) => Promise<void> };
+  await buildPage({ quiet: true });
   const port = await freePort();
   const inspector = await freePort();
   const xdg = `${edgeDir}/.cache/xdg`;

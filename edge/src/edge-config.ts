@@ -1,0 +1,63 @@
+/** What `/mcp` does when `structuredContent` does not match the tool's `outputSchema` (DESIGN §5.3). */
+export type OutputPolicy = 'warn' | 'enforce' | 'off';
+
+/** The Worker's `vars` (wrangler.jsonc), as plain strings. */
+export interface EdgeVars {
+  readonly UPSTREAM_MCP_URL?: string;
+  readonly CORS_ORIGINS?: string;
+  readonly OUTPUT_POLICY?: string;
+}
+
+/** The vars, checked and parsed. */
+export interface EdgeConfig {
+  /** The one upstream `/mcp` forwards to; `null` when not configured. Never taken from a request. */
+  readonly upstreamMcpUrl: string | null;
+  /** Origins (`scheme://host[:port]`) or `*`. */
+  readonly corsOrigins: readonly string[];
+  readonly outputPolicy: OutputPolicy;
+}
+
+/** A var that cannot be honoured; the Worker answers 500 `misconfigured` rather than guess. */
+export class EdgeConfigError extends Error {
+  override readonly name = 'EdgeConfigError';
+  readonly code = 'MISCONFIGURED';
+}
+
+const outputPolicies: readonly string[] = ['warn', 'enforce', 'off'] satisfies OutputPolicy[];
+
+/** Parses the vars; throws `EdgeConfigError` for a value that would silently weaken enforcement if guessed at. */
+export function readEdgeConfig(vars: EdgeVars): EdgeConfig {
+  const outputPolicy = (vars.OUTPUT_POLICY ?? '').trim() || 'warn';
+  if (!outputPolicies.includes(outputPolicy)) {
+    throw new EdgeConfigError(`OUTPUT_POLICY must be warn, enforce or off, got ${JSON.stringify(vars.OUTPUT_POLICY)}`);
+  }
+  return {
+    upstreamMcpUrl: upstreamUrl(vars.UPSTREAM_MCP_URL ?? ''),
+    corsOrigins: (vars.CORS_ORIGINS ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '')
+      .map(origin),
+    outputPolicy: outputPolicy as OutputPolicy,
+  };
+}
+
+function upstreamUrl(value: string): string | null {
+  const trimmed = value.trim();
+  if (trimmed === '') return null;
+  const url = URL.canParse(trimmed) ? new URL(trimmed) : null;
+  if (url === null || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    throw new EdgeConfigError(`UPSTREAM_MCP_URL must be an http(s) URL, got ${JSON.stringify(value)}`);
+  }
+  return url.href;
+}
+
+/** Browsers send `Origin` as `scheme://host[:port]`, lowercase, no path: normalise entries to that form. */
+function origin(entry: string): string {
+  if (entry === '*') return entry;
+  const url = URL.canParse(entry) ? new URL(entry) : null;
+  if (url === null || url.origin === 'null' || (url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '') {
+    throw new EdgeConfigError(`CORS_ORIGINS entries must be origins like https://app.example, got ${JSON.stringify(entry)}`);
+  }
+  return url.origin;
+}

@@ -1,0 +1,50 @@
+// The Worker entry (DESIGN §5.4): the HTTP app, the MCP session Durable Object and the RPC entrypoint.
+import type { Hono } from 'hono';
+import { createApp } from './app.ts';
+import { EdgeConfigError, readEdgeConfig } from './edge-config.ts';
+import { isolateEngine } from './isolate-engine.ts';
+import { createMcpGateway } from './mcp-gateway.ts';
+import type { SessionStore } from './session-store.ts';
+
+export { McpSession } from './mcp-session.ts';
+export { SchemavalRpc } from './schemaval-rpc.ts';
+
+type EdgeEnv = { Bindings: Env };
+
+/** Built on the first request, once per isolate: `env` is not available at module scope. */
+let app: Hono<EdgeEnv> | undefined;
+
+function appFor(env: Env): Hono<EdgeEnv> {
+  const config = readEdgeConfig(env);
+  const upstreamUrl = config.upstreamMcpUrl;
+  const gateway =
+    upstreamUrl === null
+      ? undefined
+      : createMcpGateway({
+          engine: isolateEngine,
+          upstreamUrl,
+          outputPolicy: config.outputPolicy,
+          // One Durable Object per Mcp-Session-Id: session state holds whichever isolate serves the request.
+          sessions: (key) => env.SESSIONS.get(env.SESSIONS.idFromName(key)) as unknown as SessionStore,
+          onEvent: (event) => console.log(`mcp gateway: ${event.kind}${event.tool ? ` ${event.tool}` : ''}: ${event.code}`),
+        });
+  return createApp<EdgeEnv>({
+    engine: isolateEngine,
+    corsOrigins: config.corsOrigins,
+    ...(gateway === undefined ? {} : { mcp: (c) => gateway(c.req.raw) }),
+  });
+}
+
+export default {
+  fetch(request, env, ctx) {
+    try {
+      app ??= appFor(env);
+    } catch (error) {
+      if (!(error instanceof EdgeConfigError)) throw error;
+      // Not cached: every request says what is wrong until the configuration is fixed.
+      console.error(error.message);
+      return Response.json({ error: { code: 'misconfigured', message: error.message } }, { status: 500 });
+    }
+    return app.fetch(request, env, ctx);
+  },
+} satisfies ExportedHandler<Env>;

@@ -1,0 +1,38 @@
+// The Worker's vars (wrangler.jsonc) as the entry reads them: defaults, normalisation, and loud misconfiguration.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { readEdgeConfig } from '../src/edge-config.ts';
+
+describe('readEdgeConfig', () => {
+  it('reads the wrangler.jsonc defaults as "nothing configured" with the warn output policy', () => {
+    assert.deepEqual(readEdgeConfig({ UPSTREAM_MCP_URL: '', CORS_ORIGINS: '', OUTPUT_POLICY: 'warn' }), {
+      upstreamMcpUrl: null,
+      corsOrigins: [],
+      outputPolicy: 'warn',
+    });
+    assert.equal(readEdgeConfig({}).outputPolicy, 'warn');
+  });
+
+  it('splits CORS_ORIGINS on commas and normalises each entry to the form browsers send', () => {
+    const config = readEdgeConfig({ CORS_ORIGINS: ' https://App.Example/ , http://localhost:5173,, * ' });
+    assert.deepEqual(config.corsOrigins, ['https://app.example', 'http://localhost:5173', '*']);
+  });
+
+  it('refuses a CORS entry that is not an origin', () => {
+    for (const entry of ['app.example', 'https://app.example/path', 'https://app.example?x=1']) {
+      assert.throws(() => readEdgeConfig({ CORS_ORIGINS: entry }), { code: 'MISCONFIGURED', message: /CORS_ORIGINS/ });
+    }
+  });
+
+  it('accepts the three output policies and refuses anything else rather than guessing', () => {
+    for (const policy of ['warn', 'enforce', 'off'] as const) assert.equal(readEdgeConfig({ OUTPUT_POLICY: policy }).outputPolicy, policy);
+    assert.throws(() => readEdgeConfig({ OUTPUT_POLICY: 'strict' }), { code: 'MISCONFIGURED', message: /OUTPUT_POLICY/ });
+  });
+
+  it('takes an http(s) upstream URL and refuses other schemes', () => {
+    assert.equal(readEdgeConfig({ UPSTREAM_MCP_URL: ' https://mcp.example/mcp ' }).upstreamMcpUrl, 'https://mcp.example/mcp');
+    for (const url of ['ftp://mcp.example/', 'not a url', 'file:///etc/passwd']) {
+      assert.throws(() => readEdgeConfig({ UPSTREAM_MCP_URL: url }), { code: 'MISCONFIGURED', message: /UPSTREAM_MCP_URL/ });
+    }
+  });
+});
