@@ -41,6 +41,11 @@ function createMcpServer(): Server {
           return { content: [{ type: 'text', text: `elicitation failed: ${message}` }], isError: true };
         }
       }
+      case 'legacy_lookup': {
+        // A legacy backend: `id` comes back as a number although outputSchema says string (a warning, by default).
+        const id = Number.parseInt(String(args.id ?? '0'), 10) || 0;
+        return { content: [{ type: 'text', text: `record ${id}: Ada` }], structuredContent: { id, name: 'Ada' } };
+      }
       default:
         return { content: [{ type: 'text', text: `${request.params.name} ran with ${JSON.stringify(args)}` }] };
     }

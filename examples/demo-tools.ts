@@ -40,8 +40,9 @@ export const demoTools: Tool[] = [
   {
     name: 'legacy_lookup',
     title: 'Legacy lookup',
-    description: 'Published with draft-03 syntax inside a property: admitted with a warning.',
+    description: 'Published with draft-03 syntax inside a property: admitted with a warning. Its results break its outputSchema.',
     inputSchema: { type: 'object', properties: { id: { type: 'string', required: true, title: 'Id' } } },
+    outputSchema: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } }, required: ['id', 'name'] },
   },
   {
     name: 'fetch_profile',

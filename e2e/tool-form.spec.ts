@@ -1,0 +1,53 @@
+import { expect, openDemo, received, screenshot, selectTool, test } from './demo-page.ts';
+
+test('a wrong value shows the path-qualified error and keeps Call disabled; a right one calls the tool', async ({ page }) => {
+  const before = (await received()).calls.length;
+  await openDemo(page);
+  const form = await selectTool(page, 'get_weather');
+  const call = form.getByTestId('call-button');
+
+  // The form is generated from inputSchema: a text field, an enum as a select (default pre-selected), an integer.
+  await expect(form.locator('select[data-testid="field-units"] option:checked')).toHaveText('metric');
+
+  // Empty city: minLength 1.
+  await expect(form).toHaveAttribute('data-validation', 'invalid');
+  await expect(form.getByTestId('error-city')).toHaveText(/^\$\.city: /);
+  await expect(call).toBeDisabled();
+
+  await form.getByTestId('field-city').fill('Oslo');
+  await form.getByTestId('field-days').fill('12');
+  await expect(form.getByTestId('error-days')).toHaveText('$.days: got 12, want at most 10');
+  await expect(form.getByTestId('error-city')).toBeHidden();
+  await expect(form).toHaveAttribute('data-validation', 'invalid');
+  await expect(call).toBeDisabled();
+  await expect(form.getByTestId('field-days')).toHaveAttribute('aria-invalid', 'true');
+  await screenshot(page, 'form-error');
+
+  await form.getByTestId('field-days').fill('4');
+  await expect(form).toHaveAttribute('data-validation', 'valid');
+  await expect(call).toBeEnabled();
+  await expect(form.getByTestId('error-days')).toBeHidden();
+
+  // From the keystroke until the worker has answered, Call is disabled (checked in the same task as the input).
+  const pending = await form.evaluate((element) => {
+    const days = element.querySelector<HTMLInputElement>('[data-testid="field-days"]') as HTMLInputElement;
+    days.value = '3';
+    days.dispatchEvent(new Event('input', { bubbles: true }));
+    const button = element.querySelector<HTMLButtonElement>('[data-testid="call-button"]') as HTMLButtonElement;
+    return { state: (element as HTMLElement).dataset.validation, disabled: button.disabled };
+  });
+  expect(pending).toEqual({ state: 'waiting', disabled: true });
+  await expect(form).toHaveAttribute('data-validation', 'valid');
+  await expect(call).toBeEnabled();
+
+  await call.click();
+  const result = page.getByTestId('result').last();
+  await expect(result.getByTestId('content-text')).toHaveText('Oslo: 21°, clear');
+  const structured = JSON.parse((await result.getByTestId('structured-content').textContent()) ?? 'null');
+  expect(structured).toEqual({ city: 'Oslo', temperature: 21, conditions: 'clear' });
+  await screenshot(page, 'result');
+
+  // Only the valid arguments reached the upstream server.
+  const calls = (await received()).calls.slice(before);
+  expect(calls).toEqual([{ name: 'get_weather', arguments: { city: 'Oslo', units: 'metric', days: 3 } }]);
+});

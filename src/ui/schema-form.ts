@@ -1,0 +1,101 @@
+import type { Issue } from '../protocol/issue.ts';
+import { h } from './dom.ts';
+import { fieldPath, isUnder } from './field-path.ts';
+import { createFormField, type FormField } from './form-field.ts';
+
+/** A form generated from an object schema's `properties`. */
+export interface SchemaForm {
+  readonly element: HTMLElement;
+  /** The instance the form describes, and issues found before any validation (text that is not JSON yet). */
+  read(): { readonly value: unknown; readonly issues: readonly Issue[] };
+  /** Puts each issue under the field it is about; the rest in a list under the form. */
+  showIssues(issues: readonly Issue[]): void;
+}
+
+export interface SchemaFormOptions {
+  /** Prefix of the DOM ids, unique per form on the page. */
+  readonly idPrefix: string;
+  readonly onInput: () => void;
+}
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Renders one field per property of an object schema. A schema without `properties` gets one JSON textarea for
+ * the whole instance; an object schema with none at all takes `{}` and renders nothing to fill in.
+ */
+export function createSchemaForm(schema: unknown, options: SchemaFormOptions): SchemaForm {
+  const properties = isObject(schema) && isObject(schema.properties) ? schema.properties : undefined;
+  const required = new Set(isObject(schema) && Array.isArray(schema.required) ? schema.required.filter((r) => typeof r === 'string') : []);
+  const noArguments = isObject(schema) && properties === undefined && Object.keys(schema).every((k) => k === 'type' || k.startsWith('$'));
+  const whole = properties === undefined && !noArguments;
+
+  const fields: { field: FormField; path: string }[] = [];
+  if (properties !== undefined) {
+    Object.entries(properties).forEach(([name, property], i) => {
+      const field = createFormField(name, property, {
+        id: `${options.idPrefix}-${i}`,
+        required: required.has(name),
+        onInput: options.onInput,
+      });
+      fields.push({ field, path: fieldPath(name) });
+    });
+  } else if (whole) {
+    const field = createFormField(
+      '$',
+      { title: 'Arguments (JSON)', default: {} },
+      { id: `${options.idPrefix}-0`, required: true, onInput: options.onInput },
+    );
+    fields.push({ field, path: '$' });
+  }
+
+  const formIssues = h('ul', { class: 'form-issues', 'data-testid': 'form-issues', hidden: true });
+  const element = h(
+    'div',
+    { class: 'schema-form' },
+    ...(fields.length === 0 ? [h('p', { class: 'muted' }, 'No arguments.')] : fields.map(({ field }) => field.element)),
+    formIssues,
+  );
+
+  /** The field an issue belongs to: by path, or for `$: missing required property "x"`, field x. */
+  const fieldOf = (issue: Issue): FormField | undefined => {
+    if (whole) return fields[0]?.field;
+    const byPath = fields.find(({ path }) => path !== '$' && isUnder(issue.path, path));
+    if (byPath) return byPath.field;
+    if (issue.keyword === 'required' && issue.path === '$') {
+      return fields.find(({ field }) => issue.message.endsWith(`property ${JSON.stringify(field.name)}`))?.field;
+    }
+    return undefined;
+  };
+
+  return {
+    element,
+    read() {
+      const issues: Issue[] = [];
+      const value: Json = {};
+      for (const { field, path } of fields) {
+        const read = field.read();
+        if (read.kind === 'unreadable') issues.push({ path, keyword: 'json', message: read.message });
+        else if (whole) return { value: read.kind === 'value' ? read.value : {}, issues };
+        // defineProperty: a property named __proto__ must stay a property.
+        else if (read.kind === 'value')
+          Object.defineProperty(value, field.name, { value: read.value, enumerable: true, writable: true, configurable: true });
+      }
+      return { value: whole ? {} : value, issues };
+    },
+    showIssues(issues) {
+      const byField = new Map<FormField, string[]>();
+      const rest: string[] = [];
+      for (const issue of issues) {
+        const line = `${issue.path}: ${issue.message}`;
+        const field = fieldOf(issue);
+        if (field === undefined) rest.push(line);
+        else byField.set(field, [...(byField.get(field) ?? []), line]);
+      }
+      for (const { field } of fields) field.showMessages(byField.get(field) ?? []);
+      formIssues.replaceChildren(...rest.map((line) => h('li', {}, line)));
+      formIssues.hidden = rest.length === 0;
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ValidationOutcome } from '../protocol/outcome.ts';
+import { h } from './dom.ts';
+import { createLiveValidation, type LiveState } from './live-validation.ts';
+import { createSchemaForm } from './schema-form.ts';
+import { createValidationStatus } from './validation-status.ts';
+
+export interface ToolViewOptions {
+  readonly tool: Tool;
+  /** Validates arguments against the tool's `inputSchema` (in the worker; the same schema object every time). */
+  readonly validate: (args: unknown) => Promise<ValidationOutcome>;
+  /** Calls the tool; the view stays disabled until it settles. */
+  readonly call: (args: unknown) => Promise<void>;
+  /** Told when validating this tool's arguments became impossible (`too_slow`). */
+  readonly onRefused?: (code: string, message: string) => void;
+}
+
+export interface ToolView {
+  readonly element: HTMLElement;
+  dispose(): void;
+}
+
+/**
+ * The selected tool: a form generated from its `inputSchema`, validated live in the worker, and a Call button
+ * that is enabled only while the current arguments are known to be valid.
+ */
+export function createToolView(options: ToolViewOptions): ToolView {
+  const { tool } = options;
+  const status = createValidationStatus();
+  const callButton = h('button', { type: 'submit', 'data-testid': 'call-button', disabled: true }, `Call ${tool.name}`);
+  let state: LiveState = { kind: 'waiting' };
+  let calling = false;
+
+  const form = createSchemaForm(tool.inputSchema, { idPrefix: `tool-${tool.name}`, onInput: () => changed() });
+  const headingId = `tool-heading-${tool.name}`;
+  const formElement = h(
+    'form',
+    { class: 'tool-form', 'data-testid': 'tool-form', 'data-tool': tool.name, 'aria-labelledby': headingId, novalidate: true },
+    form.element,
+    status.element,
+    h('div', { class: 'actions' }, callButton),
+  );
+  const element = h(
+    'section',
+    { class: 'tool-view', 'data-testid': 'tool-view', 'data-tool': tool.name },
+    h('h2', { id: headingId }, tool.title ?? tool.name, ' ', h('code', {}, tool.name)),
+    ...(tool.description ? [h('p', { class: 'muted' }, tool.description)] : []),
+    formElement,
+  );
+
+  const render = (): void => {
+    formElement.dataset.validation = state.kind;
+    status.show(state);
+    form.showIssues(state.kind === 'invalid' ? state.issues : []);
+    callButton.disabled = calling || state.kind !== 'valid';
+  };
+
+  const live = createLiveValidation(options.validate, (next) => {
+    state = next;
+    if (next.kind === 'refused') options.onRefused?.(next.code, next.message);
+    render();
+  });
+  const changed = (): void => {
+    const { value, issues } = form.read();
+    live.update(value, issues);
+  };
+
+  formElement.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (calling || state.kind !== 'valid') return;
+    calling = true;
+    callButton.textContent = 'Calling…';
+    render();
+    void options.call(form.read().value).finally(() => {
+      calling = false;
+      callButton.textContent = `Call ${tool.name}`;
+      render();
+    });
+  });
+
+  render();
+  changed();
+  return { element, dispose: () => live.dispose() };
+}

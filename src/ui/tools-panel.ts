@@ -1,0 +1,85 @@
+import { h } from './dom.ts';
+import { renderWarnings } from './result-view.ts';
+
+/** A tool as the panel shows it: callable (accepted, maybe with warnings) or refused with a code and reason. */
+export type ToolEntry =
+  | {
+      readonly verdict: 'accepted';
+      readonly name: string;
+      readonly title?: string;
+      readonly warnings: readonly { code: string; message: string }[];
+    }
+  | { readonly verdict: 'refused'; readonly name: string; readonly title?: string; readonly code: string; readonly message: string };
+
+export interface ToolsPanel {
+  readonly element: HTMLElement;
+  show(entries: readonly ToolEntry[]): void;
+  /** Turns a listed tool into a refused one (a validation that ran out of time). */
+  refuse(name: string, code: string, message: string): void;
+}
+
+/** The tool list with each tool's verdict. Only accepted tools have a button; refused ones say why instead. */
+export function createToolsPanel(onSelect: (name: string) => void): ToolsPanel {
+  const count = h('p', { class: 'muted', 'data-testid': 'tools-count' }, 'Connecting…');
+  const list = h('ul', { class: 'tools', 'data-testid': 'tools' });
+  const element = h(
+    'section',
+    { class: 'tools-panel', 'aria-labelledby': 'tools-heading' },
+    h('h2', { id: 'tools-heading' }, 'Tools'),
+    count,
+    list,
+  );
+  let entries: ToolEntry[] = [];
+  let selected: string | undefined;
+
+  const item = (entry: ToolEntry): HTMLElement => {
+    const label = entry.title ? [entry.title, ' ', h('code', {}, entry.name)] : [h('code', {}, entry.name)];
+    if (entry.verdict === 'refused') {
+      return h(
+        'li',
+        { class: 'tool refused', 'data-testid': `tool-${entry.name}`, 'data-verdict': 'refused', 'aria-disabled': 'true' },
+        h('span', { class: 'tool-name' }, ...label),
+        h('span', { class: 'badge', 'data-testid': 'refusal-code' }, entry.code),
+        h('p', { class: 'reason', 'data-testid': 'refusal-reason' }, entry.message),
+        h('p', { class: 'muted' }, 'Refused by schema policy: not callable.'),
+      );
+    }
+    const button = h('button', { type: 'button', class: 'tool-select', 'aria-pressed': String(entry.name === selected) }, ...label);
+    button.addEventListener('click', () => {
+      selected = entry.name;
+      render();
+      onSelect(entry.name);
+    });
+    const warned = entry.warnings.length > 0;
+    return h(
+      'li',
+      {
+        class: `tool accepted${warned ? ' warned' : ''}`,
+        'data-testid': `tool-${entry.name}`,
+        'data-verdict': warned ? 'warning' : 'accepted',
+      },
+      button,
+      ...(warned ? [renderWarnings(entry.warnings, 'tool-warnings')] : []),
+    );
+  };
+
+  const render = (): void => {
+    const refused = entries.filter((e) => e.verdict === 'refused').length;
+    count.textContent = `${entries.length - refused} callable, ${refused} refused`;
+    list.replaceChildren(...entries.map(item));
+  };
+
+  return {
+    element,
+    show(next) {
+      entries = [...next];
+      render();
+    },
+    refuse(name, code, message) {
+      entries = entries.map((e) =>
+        e.name === name ? { verdict: 'refused', name, ...(e.title ? { title: e.title } : {}), code, message } : e,
+      );
+      render();
+    },
+  };
+}
