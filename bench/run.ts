@@ -36,6 +36,12 @@ const target = 1.3;
 /** Acceptance bars of the isolation layer (section 4). */
 const isolationTargets: IsolationTargets = { sequential: 1.2, pipelined: 0.5 };
 
+/** `--only isolation` runs section 4 alone (handy while working on the worker path). */
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
+if (only !== undefined && only !== 'isolation') throw new Error(`--only takes "isolation", not ${JSON.stringify(only)}`);
+const full = only === undefined;
+
 const started = performance.now();
 const options = defaultHarnessOptions;
 const engine = createEngine();
@@ -49,72 +55,78 @@ console.log(
     'times are medians per call (± median absolute deviation), ratios are medians of per-round ratios',
 );
 
-const prepared: { fixture: Fixture; contenders: Contender[] }[] = [];
-for (const fixture of fixtures) {
-  const contenders = await createContenders(fixture, engine);
-  await checkAgreement(fixture, contenders);
-  prepared.push({ fixture, contenders });
-}
-console.log('\nFixtures (every contender agrees: the valid arguments are valid, the invalid ones invalid)\n');
-console.log(fixtureTable(fixtures));
-
-console.log('\n1. Validation, per call (×cf = time ÷ raw cfworker Validator with its defaults, on the same arguments)');
-console.log(
-  '   schemaval short-circuits first and walks an invalid instance again in full for all its issues; it treats "format" as an\n' +
-    '   annotation for tool schemas (DESIGN §2), and so does the ajv row; raw cfworker and the SDK providers assert it',
-);
 const validation: ValidationResult[] = [];
-for (const { fixture, contenders } of prepared) {
-  const byKind = {} as ValidationResult['byKind'];
-  for (const kind of ['valid', 'invalid'] as const satisfies readonly InstanceKind[]) {
-    const instance = fixture[kind];
-    const tasks = contenders.map((contender) => ({ name: contender.id, async: contender.async, run: () => contender.validate(instance) }));
-    const measured = await measure(tasks, options);
-    byKind[kind] = new Map(contenders.map((contender, i) => [contender.id, measured[i] as Measurement]));
+if (full) {
+  const prepared: { fixture: Fixture; contenders: Contender[] }[] = [];
+  for (const fixture of fixtures) {
+    const contenders = await createContenders(fixture, engine);
+    await checkAgreement(fixture, contenders);
+    prepared.push({ fixture, contenders });
   }
-  const result = { fixture, contenders, byKind };
-  validation.push(result);
-  const rounds = (kind: InstanceKind): number => (byKind[kind].get('cfworker') as Measurement).samples.length;
-  console.log(`\n${fixture.name}: ${fixture.description} (${rounds('valid')} / ${rounds('invalid')} rounds)\n`);
-  console.log(validationTable(result));
-}
+  console.log('\nFixtures (every contender agrees: the valid arguments are valid, the invalid ones invalid)\n');
+  console.log(fixtureTable(fixtures));
 
-console.log('\n2. Compile and cache hits, per call\n');
-const compileNames = new Map<CompileTaskId, string>();
-const compiled = new Map<Fixture['name'], ReadonlyMap<CompileTaskId, Measurement>>();
-for (const { fixture } of prepared) {
-  const tasks = compileTasks(fixture, engine);
-  const measured = await measure(tasks, options);
-  for (const task of tasks) compileNames.set(task.id, task.name);
-  compiled.set(fixture.name, new Map(tasks.map((task, i) => [task.id, measured[i] as Measurement])));
-}
-const compileResults: CompileResults = compiled;
-console.log(compileTable(fixtures, compileNames, compileResults));
-console.log('\n  Cold compile ratios (structuredClone subtracted from cfworker and ajv):');
-console.log(indent(compileRatioLines(fixtures, compileResults)));
+  console.log('\n1. Validation, per call (×cf = time ÷ raw cfworker Validator with its defaults, on the same arguments)');
+  console.log(
+    '   schemaval short-circuits first and walks an invalid instance again in full for all its issues; it treats "format" as an\n' +
+      '   annotation for tool schemas (DESIGN §2), and so does the ajv row; raw cfworker and the SDK providers assert it',
+  );
+  for (const { fixture, contenders } of prepared) {
+    const byKind = {} as ValidationResult['byKind'];
+    for (const kind of ['valid', 'invalid'] as const satisfies readonly InstanceKind[]) {
+      const instance = fixture[kind];
+      const tasks = contenders.map((contender) => ({
+        name: contender.id,
+        async: contender.async,
+        run: () => contender.validate(instance),
+      }));
+      const measured = await measure(tasks, options);
+      byKind[kind] = new Map(contenders.map((contender, i) => [contender.id, measured[i] as Measurement]));
+    }
+    const result = { fixture, contenders, byKind };
+    validation.push(result);
+    const rounds = (kind: InstanceKind): number => (byKind[kind].get('cfworker') as Measurement).samples.length;
+    console.log(`\n${fixture.name}: ${fixture.description} (${rounds('valid')} / ${rounds('invalid')} rounds)\n`);
+    console.log(validationTable(result));
+  }
 
-console.log('\n3. Reaching a compiled schema by fingerprint (validation itself ~free: {} against {type:"object"})\n');
-const lookups = await lookupTasks(engine);
-const lookupMeasured = await measure(lookups, options);
-const direct = lookupMeasured[0] as Measurement;
-console.log(
-  formatTable(
-    [
-      ['path', 'per call', '', 'added by the lookup'],
-      ...lookups.map((task, i) => {
-        const m = lookupMeasured[i] as Measurement;
-        return [task.name, formatNs(m.medianNs), formatSpread(m.spread), i === 0 ? '' : formatNs(pairedDifference(m, direct))];
-      }),
-    ],
-    ['left', 'right', 'right', 'right'],
-  ),
-);
+  console.log('\n2. Compile and cache hits, per call\n');
+  const compileNames = new Map<CompileTaskId, string>();
+  const compiled = new Map<Fixture['name'], ReadonlyMap<CompileTaskId, Measurement>>();
+  for (const { fixture } of prepared) {
+    const tasks = compileTasks(fixture, engine);
+    const measured = await measure(tasks, options);
+    for (const task of tasks) compileNames.set(task.id, task.name);
+    compiled.set(fixture.name, new Map(tasks.map((task, i) => [task.id, measured[i] as Measurement])));
+  }
+  const compileResults: CompileResults = compiled;
+  console.log(compileTable(fixtures, compileNames, compileResults));
+  console.log('\n  Cold compile ratios (structuredClone subtracted from cfworker and ajv):');
+  console.log(indent(compileRatioLines(fixtures, compileResults)));
+
+  console.log('\n3. Reaching a compiled schema by fingerprint (validation itself ~free: {} against {type:"object"})\n');
+  const lookups = await lookupTasks(engine);
+  const lookupMeasured = await measure(lookups, options);
+  const direct = lookupMeasured[0] as Measurement;
+  console.log(
+    formatTable(
+      [
+        ['path', 'per call', '', 'added by the lookup'],
+        ...lookups.map((task, i) => {
+          const m = lookupMeasured[i] as Measurement;
+          return [task.name, formatNs(m.medianNs), formatSpread(m.spread), i === 0 ? '' : formatNs(pairedDifference(m, direct))];
+        }),
+      ],
+      ['left', 'right', 'right', 'right'],
+    ),
+  );
+}
 
 console.log("\n4. Isolation: schemaval's worker mode against a bare worker_threads round trip, on each fixture's valid arguments");
 const bursts = fixtures.map((fixture) => `${fixture.name} ${burstSize[fixture.name]}`).join(', ');
 console.log(
   "   floor = a worker that posts each message straight back; Comlink = the same echo behind comlink's node adapter;\n" +
-    "   client = schemaval's worker client sending an echo op (batching, progress port, budget timer; no engine);\n" +
+    "   client = schemaval's worker client sending an echo op (batching, data lane, shared-memory progress, watchdog; no engine);\n" +
     `   pipelined = bursts of N calls issued at once (${bursts}), time per call = burst ÷ N; the client packs up\n` +
     '   to 256 calls into one message, so it can beat the one-message-per-call floor; rounds of ' +
     `~${sequentialOptions.batchMs} ms (sequential) and ~${pipelinedOptions.batchMs} ms (pipelined) batches, medians\n`,
@@ -130,8 +142,12 @@ console.log('\n  Busy time (event-loop utilisation of each thread, per call; sep
 console.log(busyTable(isolation));
 console.log(`\n  ${startupLine(isolation)}; section 4 took ${((performance.now() - isolationStarted) / 1000).toFixed(1)} s`);
 
-console.log(`\nSummary (acceptance: schemaval compileSchema().validate within ${target.toFixed(2)}x of raw cfworker on valid arguments)\n`);
-console.log(indent(summaryLines(validation, target)));
+if (full) {
+  console.log(
+    `\nSummary (acceptance: schemaval compileSchema().validate within ${target.toFixed(2)}x of raw cfworker on valid arguments)\n`,
+  );
+  console.log(indent(summaryLines(validation, target)));
+}
 console.log(
   `\nIsolation (acceptance: sequential worker round trip within ${isolationTargets.sequential.toFixed(2)}x of the floor's plus ` +
     `in-thread validation; pipelined small at least ${Math.round(isolationTargets.pipelined * 100)}% of the floor's throughput)\n`,

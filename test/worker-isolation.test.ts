@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { Worker } from 'node:worker_threads';
 import { parseJson } from '../src/engine/index.ts';
-import { createValidator, spawnNodeWorker, type Validator, type ValidatorError } from '../src/host/node.ts';
+import { createValidator, type SpawnWorker, spawnNodeWorker, type Validator, type ValidatorError } from '../src/host/node.ts';
 
 const redos = { type: 'string', pattern: '^(a+)+$' };
 const evil = `${'a'.repeat(32)}!`;
@@ -88,31 +88,60 @@ describe('worker mode', () => {
     });
   });
 
-  it('sends calls issued together in few messages', async () => {
-    let messages = 0;
+  it('sends calls issued together in few messages, on the data lane', async () => {
+    const lane = { sent: 0, received: 0 };
+    let comlink = 0;
     const counted = createValidator({
-      spawn: spawnNodeWorker({
-        onSpawn: (worker) => {
-          const post = worker.postMessage.bind(worker);
-          worker.postMessage = (...args: Parameters<Worker['postMessage']>) => {
-            messages++;
-            return post(...args);
-          };
-        },
-      }),
+      spawn: countingLane(
+        spawnNodeWorker({
+          onSpawn: (worker) => {
+            const post = worker.postMessage.bind(worker);
+            worker.postMessage = (...args: Parameters<Worker['postMessage']>) => {
+              comlink++;
+              return post(...args);
+            };
+          },
+        }),
+        lane,
+      ),
     });
     try {
       await counted.validate({ type: 'integer' }, 0);
-      const before = messages;
+      const before = { ...lane, comlink };
       const outcomes = await Promise.all(Array.from({ length: 1000 }, (_, i) => counted.validate({ type: 'integer' }, i % 2 ? i : 'x')));
       assert.equal(outcomes.filter((o) => 'valid' in o && o.valid).length, 500);
-      const sent = messages - before;
+      const sent = lane.sent - before.sent;
       assert.ok(sent > 0 && sent <= 8, `${sent} messages for 1000 calls`);
+      // Progress goes through shared memory: one answer per batch comes back, nothing else.
+      assert.equal(lane.received - before.received, sent);
+      assert.equal(comlink, before.comlink, 'Comlink carried init only');
     } finally {
       await counted.close();
     }
   });
 });
+
+/** Counts the messages each way on the data lane of every worker `spawn` starts. */
+function countingLane(spawn: SpawnWorker, counts: { sent: number; received: number }): SpawnWorker {
+  return () => {
+    const handle = spawn();
+    return {
+      ...handle,
+      lane: (onMessage) => {
+        const lane = handle.lane((data) => {
+          counts.received++;
+          onMessage(data);
+        });
+        const post = lane.port.postMessage.bind(lane.port);
+        lane.port.postMessage = (message: unknown) => {
+          counts.sent++;
+          post(message);
+        };
+        return lane;
+      },
+    };
+  };
+}
 
 describe('exact numbers across the worker boundary', () => {
   it('keeps lossless-json numbers and bigints exact in schemas and instances', async () => {

@@ -31,6 +31,8 @@ export interface Engine {
   /** Verdicts for a `tools/list` result's tools; keeps the compiled tools for the calls below. */
   compileTools(tools: readonly unknown[]): Promise<ToolVerdict[]>;
   validate(schema: SchemaRef, instance: unknown): Promise<ValidationOutcome>;
+  /** `validate` against a schema compiled earlier, named by its fingerprint: synchronous (a cache lookup). */
+  validateCompiled(fingerprint: string, instance: unknown): ValidationOutcome;
   /** Parses the instance losslessly first, so integers past 2^53 stay exact. */
   validateJson(schema: SchemaRef, text: string): Promise<ValidationOutcome>;
   validateArguments(toolFingerprint: string, args: unknown): ValidationOutcome;
@@ -77,13 +79,15 @@ export function createEngine(options: EngineOptions = {}): Engine {
     return { fingerprint: print ?? '', result: compileByFingerprint(schema, print, formats) };
   };
 
-  const resolve = async (ref: SchemaRef, formats: FormatMode): Promise<CompileResult> => {
-    if (typeof ref !== 'string') return (await compile(ref, formats)).result;
-    const cached = schemas.get(`${ref}|${formats}|${keySuffix}`);
-    if (cached === undefined) throw new EngineError('UNKNOWN_FINGERPRINT', `no schema with fingerprint ${ref} is compiled here`);
+  const compiled = (print: string, formats: FormatMode): CompileResult => {
+    const cached = schemas.get(`${print}|${formats}|${keySuffix}`);
+    if (cached === undefined) throw new EngineError('UNKNOWN_FINGERPRINT', `no schema with fingerprint ${print} is compiled here`);
     counters.cacheHits++;
     return cached;
   };
+
+  const resolve = async (ref: SchemaRef, formats: FormatMode): Promise<CompileResult> =>
+    typeof ref === 'string' ? compiled(ref, formats) : (await compile(ref, formats)).result;
 
   const run = (result: CompileResult | null, instance: unknown): ValidationOutcome => {
     counters.validations++;
@@ -143,6 +147,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
     },
     async validate(schema, instance) {
       return run(await resolve(schema, 'annotate'), instance);
+    },
+    validateCompiled(print, instance) {
+      return run(compiled(print, 'annotate'), instance);
     },
     async validateJson(schema, text) {
       const result = await resolve(schema, 'annotate');

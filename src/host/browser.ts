@@ -4,8 +4,8 @@ export { checkElicitationSchema, elicitationDefaults } from '../engine/check-eli
 export { createValidator, type Validator, type ValidatorOptions } from './create-validator.ts';
 export { createIdbVerdictCache } from './idb-verdict-cache.ts';
 export { type SchemavalProviderOptions, schemavalProvider } from './schemaval-provider.ts';
-export { spawnBrowserWorker } from './spawn-browser-worker.ts';
+export { type SpawnBrowserWorkerOptions, spawnBrowserWorker } from './spawn-browser-worker.ts';
 export { ValidatorError, type ValidatorErrorCode } from './validator-error.ts';
 export { createMemoryVerdictCache, type VerdictCache } from './verdict-cache.ts';
 export { type SchemaValidationOptions, type SchemaValidationWarning, withSchemaValidation } from './with-schema-validation.ts';
-export type { SpawnWorker, WorkerHandle } from './worker-handle.ts';
+export type { LaneEnd, SpawnWorker, WorkerHandle } from './worker-handle.ts';

@@ -13,7 +13,7 @@ export { type SpawnNodeWorkerOptions, spawnNodeWorker } from './spawn-node-worke
 export { ValidatorError, type ValidatorErrorCode } from './validator-error.ts';
 export { createMemoryVerdictCache, type VerdictCache } from './verdict-cache.ts';
 export type { SchemaValidationOptions, SchemaValidationWarning } from './with-schema-validation.ts';
-export type { SpawnWorker, WorkerHandle } from './worker-handle.ts';
+export type { LaneEnd, SpawnWorker, WorkerHandle } from './worker-handle.ts';
 
 /** `withSchemaValidation` with a worker_threads validator unless one is given. */
 export function withSchemaValidation<C extends Client>(client: C, options: Partial<SchemaValidationOptions> = {}): C {

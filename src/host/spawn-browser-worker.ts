@@ -1,10 +1,19 @@
 import type { SpawnWorker, WorkerHandle } from './worker-handle.ts';
 
+export interface SpawnBrowserWorkerOptions {
+  /**
+   * Report progress through a `SharedArrayBuffer`. Default: when the page is `crossOriginIsolated` (the only case
+   * a browser lets a worker share memory); otherwise the worker posts progress on the data lane.
+   */
+  readonly sharedMemory?: boolean;
+}
+
 /**
  * Spawns the engine in a browser module Worker. `url` points at the bundled `src/worker/browser-entry.ts`
  * (a bundler resolves `new URL('./worker.js', import.meta.url)` for you).
  */
-export function spawnBrowserWorker(url: URL | string): SpawnWorker {
+export function spawnBrowserWorker(url: URL | string, options: SpawnBrowserWorkerOptions = {}): SpawnWorker {
+  const shareable = typeof SharedArrayBuffer === 'function' && globalThis.crossOriginIsolated === true;
   return (): WorkerHandle => {
     const worker = new Worker(url, { type: 'module' });
     let done = false;
@@ -16,10 +25,12 @@ export function spawnBrowserWorker(url: URL | string): SpawnWorker {
     });
     return {
       endpoint: worker,
-      channel: () => {
+      lane: (onMessage) => {
         const { port1, port2 } = new MessageChannel();
+        port1.onmessage = (event) => onMessage(event.data);
         return { port: port1, remote: port2 };
       },
+      sharedMemory: options.sharedMemory ?? shareable,
       terminate: () => {
         done = true;
         worker.terminate();

@@ -10,6 +10,11 @@ export interface SpawnNodeWorkerOptions {
   readonly resourceLimits?: { readonly maxOldGenerationSizeMb?: number };
   /** Sees each started worker (monitoring, tests). */
   readonly onSpawn?: (worker: Worker) => void;
+  /**
+   * Report progress through a `SharedArrayBuffer` (default `true`: worker_threads always share memory); `false`
+   * makes the worker post it on the data lane instead, as in a browser that is not cross-origin isolated.
+   */
+  readonly sharedMemory?: boolean;
 }
 
 export function spawnNodeWorker(options: SpawnNodeWorkerOptions = {}): SpawnWorker {
@@ -29,11 +34,14 @@ export function spawnNodeWorker(options: SpawnNodeWorkerOptions = {}): SpawnWork
     worker.on('exit', (code) => crash(`worker exited with code ${code}`));
     return {
       endpoint: nodeEndpoint(worker),
-      channel: () => {
+      lane: (onMessage) => {
         const { port1, port2 } = new MessageChannel();
+        // `.on('message')` hands over the data without a MessageEvent; it refs the port, so unref after it.
+        port1.on('message', onMessage);
         port1.unref();
-        return { port: port1 as unknown as MessagePort, remote: port2 as unknown as MessagePort };
+        return { port: port1, remote: port2 as unknown as MessagePort };
       },
+      sharedMemory: options.sharedMemory ?? true,
       terminate: () => {
         terminated = true;
         void worker.terminate();

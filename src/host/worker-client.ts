@@ -1,8 +1,9 @@
 import { type Remote, transfer, wrap } from 'comlink';
+import { type LaneReply, putRequest, startBatch, unpackReply } from '../protocol/lane.ts';
 import type { WorkerApi, WorkerEngineOptions, WorkerRequest, WorkerResponse } from '../protocol/validator-service.ts';
 import { encodeRequest } from './encode-request.ts';
 import { toValidatorErrorCode, ValidatorError } from './validator-error.ts';
-import type { SpawnWorker, WorkerHandle } from './worker-handle.ts';
+import type { LaneEnd, SpawnWorker, WorkerHandle } from './worker-handle.ts';
 
 /** One request waiting for its answer. */
 interface Pending {
@@ -17,15 +18,25 @@ interface Pending {
 
 interface Live {
   readonly handle: WorkerHandle;
+  /** Kept for the worker's lifetime: Comlink releases the worker's side when its proxy is collected. */
   readonly remote: Remote<WorkerApi>;
-  readonly port: MessagePort;
-  /** Requests sent to this worker and not yet answered, in send order. */
-  readonly inFlight: Pending[];
-  /** Sequence numbers: of the last request sent, and of the last one the worker reported finished. */
+  readonly lane: LaneEnd;
+  /** Where the worker stores the number of its last finished request; undefined: it posts progress on the lane. */
+  readonly shared: Int32Array | undefined;
+  /** Batches sent and not yet answered, oldest first: the worker answers them in this order. */
+  readonly batches: Pending[][];
+  /** Requests in `batches`. */
+  inFlight: number;
+  /** Sequence numbers: of the last request sent, and of the last one known finished. */
   sent: number;
   finished: number;
+  /** When the worker was last seen making progress (or was handed work while idle). */
   lastActivity: number;
-  timer: ReturnType<typeof setTimeout> | undefined;
+  readonly watchdog: Ticker;
+  /** The start-up bound, until `init` answers (cleared when the worker is retired, so it cannot hold the process). */
+  startup: ReturnType<typeof setTimeout> | undefined;
+  /** Whether the worker keeps the process alive (set when work is sent, cleared by the watchdog once idle). */
+  busy: boolean;
   dead: boolean;
   /** False until the worker has loaded and answered `init`; the budget clock starts after that. */
   ready: boolean;
@@ -47,56 +58,76 @@ export interface WorkerClient {
   close(): void;
 }
 
-/**
- * Requests made in the same tick are sent as one batch (one message each way). The worker reports after each
- * request how many it has finished, so when nothing has finished for `timeBudgetMs` the host knows which request
- * is stuck: that one rejects with `TIMEOUT`, the worker is terminated, and everything else it held is sent again
- * to a fresh worker. A worker that dies on its own rejects what it held with `WORKER_CRASHED`.
- */
+/** Loading a worker takes longer than a validation may; a separate, generous bound covers start-up. */
 const startupMs = 30_000;
+/** The budget of a compile request: eight validation budgets, and at least two seconds. */
+export const compileBudgetMs = (timeBudgetMs: number): number => Math.max(8 * timeBudgetMs, 2000);
 
+/** The watchdog looks at the worker this often while it holds requests (at most; a quarter of small budgets). */
+const maxCheckMs = 50;
+
+/**
+ * Requests made in the same tick are sent as one batch (one message each way) on the worker's data lane, a
+ * `MessagePort` handed over once through Comlink's `init`. The worker reports each finished request's sequence
+ * number (in shared memory where it can, else on the lane), so when nothing has finished for `timeBudgetMs` the
+ * host knows which request is stuck: that one rejects with `TIMEOUT`, the worker is terminated, and everything
+ * else it held is sent again to a fresh worker. A worker that dies on its own rejects what it held with
+ * `WORKER_CRASHED`.
+ */
 export function createWorkerClient(options: WorkerClientOptions): WorkerClient {
-  const queue: Pending[] = [];
+  let queue: Pending[] = [];
   let live: Live | undefined;
   let scheduled = false;
   let closed = false;
+  const checkMs = Math.max(1, Math.min(maxCheckMs, options.timeBudgetMs / 4));
 
   const start = (): Live => {
     const handle = options.spawn();
     const remote = wrap<WorkerApi>(handle.endpoint);
-    const { port, remote: workerPort } = handle.channel();
+    // Messages arrive asynchronously, so `state` is set by the time the first one does.
+    const { port: lane, remote: workerLane } = handle.lane((data) => received(state, data));
+    const shared = handle.sharedMemory && typeof SharedArrayBuffer === 'function' ? new Int32Array(new SharedArrayBuffer(4)) : undefined;
     const state: Live = {
       handle,
       remote,
-      port,
-      inFlight: [],
+      lane,
+      shared,
+      batches: [],
+      inFlight: 0,
       sent: 0,
       finished: 0,
       lastActivity: options.now(),
-      timer: undefined,
+      watchdog: createTicker(checkMs, () => check(state)),
+      startup: undefined,
+      busy: false,
       dead: false,
       ready: false,
     };
-    port.onmessage = (event: MessageEvent) => {
-      state.finished = Math.max(state.finished, Number(event.data));
-      state.lastActivity = options.now();
-    };
     handle.onCrash((reason) => crashed(state, reason));
-    // Loading a worker takes longer than a validation may; a separate, generous bound covers start-up.
-    const startup = setTimeout(() => crashed(state, `it did not start within ${startupMs} ms`), startupMs);
-    remote.init(transfer(workerPort, [workerPort]), options.engine).then(
+    state.startup = setTimeout(() => crashed(state, `it did not start within ${startupMs} ms`), startupMs);
+    const progress = shared === undefined ? {} : { progress: shared.buffer as SharedArrayBuffer };
+    // The lane crosses once, through Comlink; from here on batches travel on it without Comlink's per-call wrapping.
+    remote.init(transfer(workerLane, [workerLane]), { engine: options.engine, ...progress }).then(
       () => {
-        clearTimeout(startup);
+        clearTimeout(state.startup);
         if (state.dead) return;
         state.ready = true;
         flush();
       },
       (error: unknown) => {
-        clearTimeout(startup);
+        clearTimeout(state.startup);
         crashed(state, error instanceof Error ? error.message : String(error));
       },
     );
     return state;
+  };
+
+  /** Everything the worker held, oldest first; it holds nothing afterwards. */
+  const takeInFlight = (state: Live): Pending[] => {
+    const all = state.batches.flat();
+    state.batches.length = 0;
+    state.inFlight = 0;
+    return all;
   };
 
   const crashed = (state: Live, reason: string): void => {
@@ -110,7 +141,7 @@ export function createWorkerClient(options: WorkerClientOptions): WorkerClient {
       }
       return;
     }
-    for (const pending of state.inFlight.splice(0)) {
+    for (const pending of takeInFlight(state)) {
       pending.reject(new ValidatorError('WORKER_CRASHED', `the validation worker crashed (${reason}); the next call starts a fresh one`));
     }
     if (queue.length > 0) schedule();
@@ -118,43 +149,100 @@ export function createWorkerClient(options: WorkerClientOptions): WorkerClient {
 
   const retire = (state: Live): void => {
     state.dead = true;
-    if (state.timer !== undefined) clearTimeout(state.timer);
-    state.port.close();
+    clearTimeout(state.startup);
+    state.watchdog.stop();
+    state.lane.close();
     state.handle.terminate();
     if (live === state) live = undefined;
   };
 
-  const watch = (state: Live): void => {
-    if (state.timer !== undefined || state.dead) return;
-    const check = (): void => {
-      state.timer = undefined;
-      if (state.dead || state.inFlight.length === 0) return;
-      const idle = options.now() - state.lastActivity;
-      if (idle < options.timeBudgetMs) {
-        state.timer = setTimeout(check, options.timeBudgetMs - idle);
-        return;
-      }
-      timedOut(state);
-    };
-    state.timer = setTimeout(check, options.timeBudgetMs);
+  /** Reads the progress the worker stored in shared memory (numbers travel modulo 2^32). */
+  const observe = (state: Live): void => {
+    if (state.shared === undefined) return;
+    const stored = Atomics.load(state.shared, 0);
+    const finished = state.sent - (((state.sent | 0) - stored) >>> 0);
+    if (finished <= state.finished) return;
+    state.finished = finished;
+    // It finished some time since the last look; counting from now never blames a request early.
+    state.lastActivity = options.now();
   };
 
+  /** The watchdog: every `checkMs` while the worker holds requests. */
+  const check = (state: Live): void => {
+    if (state.dead) return;
+    if (state.inFlight === 0) {
+      // Idle: let the process exit (a host that forgets `close()` still ends) until work is sent again.
+      state.busy = false;
+      state.handle.setBusy(false);
+      return;
+    }
+    observe(state);
+    const idle = options.now() - state.lastActivity;
+    if (idle < options.timeBudgetMs) state.watchdog.arm();
+    else {
+      // Compiling gets a larger budget than validating: a legitimate 84 KB schema can take longer than 250 ms
+      // to compile in a cold worker, and compilation is bounded by the static policy anyway.
+      const stuck = firstUnfinished(state);
+      if (stuck !== undefined && idle < budgetOf(stuck.request)) state.watchdog.arm();
+      else timedOut(state);
+    }
+  };
+
+  const firstUnfinished = (state: Live): Pending | undefined => {
+    for (const batch of state.batches) {
+      const stuck = batch.find((pending) => pending.seq > state.finished);
+      if (stuck !== undefined) return stuck;
+    }
+    return undefined;
+  };
+
+  const budgetOf = (request: WorkerRequest): number =>
+    request.op === 'compileTools' || request.op === 'compile' ? compileBudgetMs(options.timeBudgetMs) : options.timeBudgetMs;
+
   const timedOut = (state: Live): void => {
-    const stuck = state.inFlight.find((pending) => pending.seq > state.finished);
+    const stuck = firstUnfinished(state);
     if (stuck === undefined) {
       // Everything finished; the answers are on their way. Nothing to blame.
       state.lastActivity = options.now();
-      watch(state);
+      state.watchdog.arm();
       return;
     }
-    const rest = state.inFlight.filter((pending) => pending !== stuck);
-    state.inFlight.length = 0;
+    const blamed = stuck;
+    const rest = takeInFlight(state).filter((pending) => pending !== blamed);
     retire(state);
-    stuck.onTimeout?.();
-    stuck.reject(new ValidatorError('TIMEOUT', `validation ran past its ${options.timeBudgetMs} ms budget; the worker was restarted`));
-    // Innocent requests (finished but unreported, or not started) go again, ahead of anything newer.
-    queue.unshift(...rest);
+    blamed.onTimeout?.();
+    const what = budgetOf(blamed.request) === options.timeBudgetMs ? 'validation' : 'compiling';
+    blamed.reject(new ValidatorError('TIMEOUT', `${what} ran past its ${budgetOf(blamed.request)} ms budget; the worker was restarted`));
+    // Innocent requests (finished but unanswered, or not started) go again, ahead of anything newer.
+    queue = rest.concat(queue);
     if (queue.length > 0) schedule();
+  };
+
+  /** The lane's messages: a batch's answers, or (without shared memory) a finished request's number. */
+  const received = (state: Live, data: unknown): void => {
+    if (state.dead) return;
+    if (typeof data === 'number') {
+      if (data > state.finished) state.finished = data;
+      state.lastActivity = options.now();
+      return;
+    }
+    const reply = data as LaneReply;
+    const firstSeq = reply[0] as number;
+    const batch = state.batches[0];
+    if (batch === undefined || batch[0]?.seq !== firstSeq) {
+      crashed(state, `it answered batch ${firstSeq} out of order`);
+      return;
+    }
+    state.batches.shift();
+    state.inFlight -= batch.length;
+    const last = (batch[batch.length - 1] as Pending).seq;
+    if (last > state.finished) state.finished = last;
+    state.lastActivity = options.now();
+    if (reply.length - 2 !== batch.length) {
+      for (const pending of batch) settle(pending, undefined);
+      return;
+    }
+    unpackReply(reply, (i, response) => settle(batch[i] as Pending, response));
   };
 
   const flush = (): void => {
@@ -164,57 +252,51 @@ export function createWorkerClient(options: WorkerClientOptions): WorkerClient {
     const state = live;
     if (!state.ready) return; // flushed again once the worker is up
     while (queue.length > 0) {
-      const batch = queue.splice(0, options.maxBatch);
-      if (state.inFlight.length === 0) state.lastActivity = options.now();
-      const first = state.sent + 1;
-      for (const pending of batch) pending.seq = ++state.sent;
-      state.inFlight.push(...batch);
-      state.handle.setBusy(true);
-      watch(state);
-      state.remote
-        .run(
-          batch.map((pending) => encodeRequest(pending.request)),
-          first,
-        )
-        .then(
-          (responses) => settle(state, batch, responses),
-          (error: unknown) => {
-            // The call itself failed (cloning, a dead channel): answer this batch, keep the worker.
-            if (state.dead) return;
-            for (const pending of batch) {
-              remove(state, pending);
-              pending.reject(new ValidatorError('INTERNAL', error instanceof Error ? error.message : String(error)));
-            }
-            idle(state);
-          },
-        );
+      let batch: Pending[];
+      if (queue.length <= options.maxBatch) {
+        batch = queue;
+        queue = [];
+      } else batch = queue.splice(0, options.maxBatch);
+      post(state, batch);
     }
   };
 
-  const settle = (state: Live, batch: Pending[], responses: WorkerResponse[]): void => {
-    if (state.dead) return;
-    state.lastActivity = options.now();
-    batch.forEach((pending, i) => {
-      remove(state, pending);
-      const response = responses[i];
-      if (response === undefined) pending.reject(new ValidatorError('INTERNAL', 'the worker gave no answer'));
-      else if (response.ok) pending.resolve(response.value);
-      else pending.reject(new ValidatorError(toValidatorErrorCode(response.code), response.message));
-    });
-    idle(state);
+  /** One message on the lane; a request that cannot be encoded or cloned fails alone, the others go. */
+  const post = (state: Live, batch: Pending[]): void => {
+    const first = state.sent + 1;
+    try {
+      const message = startBatch(first);
+      for (const pending of batch) putRequest(message, encodeRequest(pending.request));
+      state.lane.postMessage(message);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const sendable = batch.filter((pending) => {
+        const problem = unsendable(pending.request);
+        if (problem === undefined) return true;
+        pending.reject(new ValidatorError('INTERNAL', problem));
+        return false;
+      });
+      if (sendable.length === batch.length) for (const pending of batch) pending.reject(new ValidatorError('INTERNAL', message));
+      else if (sendable.length > 0) post(state, sendable);
+      return;
+    }
+    for (let i = 0; i < batch.length; i++) (batch[i] as Pending).seq = first + i;
+    state.sent = first + batch.length - 1;
+    if (state.inFlight === 0) state.lastActivity = options.now();
+    state.inFlight += batch.length;
+    state.batches.push(batch);
+    if (!state.busy) {
+      state.busy = true;
+      state.handle.setBusy(true);
+    }
+    state.watchdog.arm();
   };
 
-  const remove = (state: Live, pending: Pending): void => {
-    const at = state.inFlight.indexOf(pending);
-    if (at >= 0) state.inFlight.splice(at, 1);
-    state.finished = Math.max(state.finished, pending.seq);
-  };
-
-  const idle = (state: Live): void => {
-    if (state.inFlight.length > 0) return;
-    if (state.timer !== undefined) clearTimeout(state.timer);
-    state.timer = undefined;
-    state.handle.setBusy(false);
+  const settle = (pending: Pending, response: WorkerResponse | undefined): void => {
+    // (undefined: the worker answered a batch with the wrong number of responses)
+    if (response === undefined) pending.reject(new ValidatorError('INTERNAL', 'the worker gave no answer'));
+    else if (response.ok) pending.resolve(response.value);
+    else pending.reject(new ValidatorError(toValidatorErrorCode(response.code), response.message));
   };
 
   const schedule = (): void => {
@@ -234,9 +316,58 @@ export function createWorkerClient(options: WorkerClientOptions): WorkerClient {
     close() {
       if (closed) return;
       closed = true;
-      const pending = [...queue.splice(0), ...(live?.inFlight.splice(0) ?? [])];
-      if (live !== undefined) retire(live);
+      const pending = queue.splice(0);
+      if (live !== undefined) {
+        pending.push(...takeInFlight(live));
+        retire(live);
+      }
       for (const p of pending) p.reject(new ValidatorError('CLOSED', 'the validator was closed before this call finished'));
     },
   };
+}
+
+/** A timer that is re-armed rather than recreated: `refresh()` where the platform has it (Node), else `setTimeout`. */
+interface Ticker {
+  /** Fires `tick` once, `periodMs` from now, unless already armed. */
+  arm(): void;
+  stop(): void;
+}
+
+function createTicker(periodMs: number, tick: () => void): Ticker {
+  type Timer = ReturnType<typeof setTimeout> & { refresh?: () => unknown; unref?: () => unknown };
+  let timer: Timer | undefined;
+  let armed = false;
+  let stopped = false;
+  const fire = (): void => {
+    armed = false;
+    tick();
+  };
+  return {
+    arm() {
+      if (armed || stopped) return;
+      armed = true;
+      if (timer !== undefined && typeof timer.refresh === 'function') {
+        timer.refresh();
+        return;
+      }
+      timer = setTimeout(fire, periodMs) as Timer;
+      // The worker, not the timer, keeps a Node process alive while requests are pending.
+      timer.unref?.();
+    },
+    stop() {
+      stopped = true;
+      armed = false;
+      if (timer !== undefined) clearTimeout(timer);
+    },
+  };
+}
+
+/** Why a request cannot cross to the worker, or undefined if it can. */
+function unsendable(request: WorkerRequest): string | undefined {
+  try {
+    structuredClone(encodeRequest(request));
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
 }

@@ -1,10 +1,24 @@
 import type { Endpoint } from 'comlink';
 
+/** The host's end of the data lane. */
+export interface LaneEnd {
+  postMessage(message: unknown): void;
+  close(): void;
+}
+
 /** A started worker, whatever the platform: a Comlink endpoint plus the few controls the host needs. */
 export interface WorkerHandle {
   readonly endpoint: Endpoint;
-  /** Transfers a port to the worker's side of the channel for progress reports. */
-  readonly channel: () => { port: MessagePort; remote: MessagePort };
+  /**
+   * Opens the data lane: `port` is the host's end, listened to in the platform's cheapest way (Node:
+   * `.on('message')`) with every message's data passed to `onMessage`; `remote` is transferred to the worker.
+   */
+  readonly lane: (onMessage: (data: unknown) => void) => { port: LaneEnd; remote: MessagePort };
+  /**
+   * Whether a `SharedArrayBuffer` can be shared with this worker, so progress travels through memory instead of
+   * messages (Node worker_threads: yes; browsers: only when `crossOriginIsolated`).
+   */
+  readonly sharedMemory: boolean;
   terminate(): void;
   /** Called once if the worker dies on its own (uncaught error, exit, out of memory). */
   onCrash(listener: (reason: string) => void): void;

@@ -27,16 +27,17 @@ export function createWorkerService(client: WorkerClient, timeBudgetMs: number, 
   };
 
   /** Sends a request that names a fingerprint; re-teaches the worker once if it has forgotten it. */
-  const byFingerprint = async (fingerprint: string, request: WorkerRequest): Promise<unknown> => {
-    try {
-      return await client.send(request, () => tooSlow.mark(fingerprint));
-    } catch (error) {
-      const source = sources.get(fingerprint);
-      if ((error as ValidatorError).code !== 'UNKNOWN_FINGERPRINT' || source === undefined) throw error;
-      await client.send(source.kind === 'tool' ? { op: 'compileTools', tools: [source.tool] } : { op: 'compile', schema: source.schema });
-      return client.send(request, () => tooSlow.mark(fingerprint));
-    }
-  };
+  const byFingerprint = (fingerprint: string, request: WorkerRequest): Promise<unknown> =>
+    // Promise chains rather than async functions: this is every call's path, and each async layer costs ticks.
+    client
+      .send(request, () => tooSlow.mark(fingerprint))
+      .catch((error: unknown) => {
+        const source = sources.get(fingerprint);
+        if ((error as ValidatorError).code !== 'UNKNOWN_FINGERPRINT' || source === undefined) throw error;
+        return client
+          .send(source.kind === 'tool' ? { op: 'compileTools', tools: [source.tool] } : { op: 'compile', schema: source.schema })
+          .then(() => client.send(request, () => tooSlow.mark(fingerprint)));
+      });
 
   const validateSchema = async (
     schema: SchemaOrFingerprint,
@@ -46,13 +47,14 @@ export function createWorkerService(client: WorkerClient, timeBudgetMs: number, 
     const known =
       typeof schema === 'string' ? schema : typeof schema === 'object' && schema !== null ? fingerprintOf.get(schema) : undefined;
     if (tooSlow.has(schema) || (known !== undefined && tooSlow.has(known))) return tooSlow.refusal();
-    const request = (ref: SchemaOrFingerprint): WorkerRequest =>
-      op === 'validate' ? { op, schema: ref, instance: payload } : { op, schema: ref, text: payload as string };
     if (known !== undefined) {
-      const answer = (await byFingerprint(known, request(known))) as { outcome: ValidationOutcome };
+      const answer = (await byFingerprint(known, validationRequest(op, known, payload))) as { outcome: ValidationOutcome };
       return answer.outcome;
     }
-    const answer = (await client.send(request(schema), () => tooSlow.mark(schema))) as { fingerprint: string; outcome: ValidationOutcome };
+    const answer = (await client.send(validationRequest(op, schema, payload), () => tooSlow.mark(schema))) as {
+      fingerprint: string;
+      outcome: ValidationOutcome;
+    };
     if (typeof schema === 'object' && schema !== null && answer.fingerprint !== '') {
       fingerprintOf.set(schema, answer.fingerprint);
       remember(answer.fingerprint, { kind: 'schema', schema });
@@ -60,14 +62,14 @@ export function createWorkerService(client: WorkerClient, timeBudgetMs: number, 
     return answer.outcome;
   };
 
-  const validateTool = async (
+  const validateTool = (
     fingerprint: string,
     op: 'validateArguments' | 'validateStructured',
     instance: unknown,
   ): Promise<ValidationOutcome> => {
-    if (typeof fingerprint !== 'string') throw new ValidatorError('INVALID_ARGUMENT', `${op} wants a tool fingerprint`);
-    if (tooSlow.has(fingerprint)) return tooSlow.refusal();
-    return (await byFingerprint(fingerprint, { op, fingerprint, instance })) as ValidationOutcome;
+    if (typeof fingerprint !== 'string') return Promise.reject(new ValidatorError('INVALID_ARGUMENT', `${op} wants a tool fingerprint`));
+    if (tooSlow.has(fingerprint)) return Promise.resolve(tooSlow.refusal());
+    return byFingerprint(fingerprint, { op, fingerprint, instance }) as Promise<ValidationOutcome>;
   };
 
   return {
@@ -103,4 +105,8 @@ export function createWorkerService(client: WorkerClient, timeBudgetMs: number, 
       return (await client.send({ op: 'stats' })) as EngineStats;
     },
   };
+}
+
+function validationRequest(op: 'validate' | 'validateJson', schema: SchemaOrFingerprint, payload: unknown): WorkerRequest {
+  return op === 'validate' ? { op, schema, instance: payload } : { op, schema, text: payload as string };
 }

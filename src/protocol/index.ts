@@ -1,5 +1,6 @@
 export type { Dialect } from './dialect.ts';
 export type { Issue } from './issue.ts';
+export type { LaneBatch, LaneReply } from './lane.ts';
 export type { EngineStats, ValidationOutcome } from './outcome.ts';
 export type { Policy } from './policy.ts';
 export { type Refusal, type RefusalCode, refusalCodes } from './refusal.ts';
@@ -7,11 +8,12 @@ export type { SchemaVerdict, ToolDefinition, ToolVerdict } from './tool.ts';
 export type {
   CompiledSchemaInfo,
   EncodedField,
-  ProgressPort,
+  LanePort,
   SchemaOrFingerprint,
   ValidatorService,
   WorkerApi,
   WorkerEngineOptions,
+  WorkerInit,
   WorkerOperation,
   WorkerRequest,
   WorkerResponse,

@@ -58,15 +58,28 @@ export interface WorkerEngineOptions {
   readonly policy?: Partial<Policy>;
 }
 
-/** The part of a MessagePort the worker uses to report progress. */
-export interface ProgressPort {
-  postMessage(finishedSeq: number): void;
+/** The worker's end of the data lane (a `MessagePort` transferred in `init`; messages in `lane.ts`). */
+export interface LanePort {
+  postMessage(message: unknown): void;
 }
 
-/** What the worker exposes over Comlink. */
+/** What the host hands the worker once, with the lane. */
+export interface WorkerInit {
+  readonly engine: WorkerEngineOptions;
+  /**
+   * Shared memory for progress, when the platform can share it with the worker: one `Int32Array` slot the worker
+   * `Atomics.store`s each finished request's sequence number into (modulo 2^32). Absent: progress as lane messages.
+   */
+  readonly progress?: SharedArrayBuffer;
+}
+
+/**
+ * What the worker exposes over Comlink. `init` and control go through Comlink; the hot path is the data lane
+ * (docs/decisions/006-worker-protocol.md), and `run` offers the same over Comlink.
+ */
 export interface WorkerApi {
-  /** Hands the worker a port on which it reports, after each operation, how many it has finished. */
-  init(progress: ProgressPort, options: WorkerEngineOptions): void;
-  /** Runs requests in order; `firstSeq` numbers them, and each finished one's number goes to the progress port. */
+  /** Hands the worker its end of the data lane, the engine options and, where possible, the progress memory. */
+  init(lane: LanePort, options: WorkerInit): void;
+  /** Runs requests in order, numbered from `firstSeq`, reporting progress as batches on the lane do. */
   run(batch: readonly WorkerRequest[], firstSeq: number): Promise<WorkerResponse[]>;
 }
