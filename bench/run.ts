@@ -8,7 +8,9 @@ import { describeEnvironment } from './environment.ts';
 import { type Fixture, fixtures } from './fixtures.ts';
 import { formatTable } from './format-table.ts';
 import { formatNs, formatSpread } from './format-units.ts';
+import { type GatewayLatency, measureGatewayLatency } from './gateway-latency.ts';
 import { defaultHarnessOptions, type Measurement, measure, pairedDifference } from './harness.ts';
+import { type HostOverhead, measureHostOverhead } from './host-overhead.ts';
 import { burstSize, measureIsolation, pipelinedOptions, sequentialOptions } from './isolation.ts';
 import {
   breakdownLines,
@@ -142,6 +144,25 @@ console.log('\n  Busy time (event-loop utilisation of each thread, per call; sep
 console.log(busyTable(isolation));
 console.log(`\n  ${startupLine(isolation)}; section 4 took ${((performance.now() - isolationStarted) / 1000).toFixed(1)} s`);
 
+let host: HostOverhead | undefined;
+let gateway: GatewayLatency | undefined;
+if (full) {
+  console.log('\n5. withSchemaValidation: callTool over the SDK in-memory transport (real Client and Server, one echo tool)\n');
+  host = await measureHostOverhead();
+  const row = (label: string, m: Measurement) =>
+    `  ${label.padEnd(44)} ${(m.medianNs / 1000).toFixed(1).padStart(8)} µs  ±${Math.round(m.spread * 100)}%`;
+  console.log(row('plain client (request)', host.plain));
+  console.log(row('withSchemaValidation, inline validator', host.inline));
+  console.log(row('withSchemaValidation, worker validator', host.worker));
+
+  console.log('\n6. The /mcp gateway under wrangler dev (real workerd) vs calling the upstream directly, loopback, tools/call\n');
+  gateway = await measureGatewayLatency(300);
+  const ms = (value: number) => `${value.toFixed(2)} ms`;
+  console.log(`  ${gateway.calls} calls per path, alternating, after a warm-up`);
+  console.log(`  direct:  p50 ${ms(gateway.direct.p50Ms)}  p99 ${ms(gateway.direct.p99Ms)}`);
+  console.log(`  gateway: p50 ${ms(gateway.gateway.p50Ms)}  p99 ${ms(gateway.gateway.p99Ms)}`);
+}
+
 if (full) {
   console.log(
     `\nSummary (acceptance: schemaval compileSchema().validate within ${target.toFixed(2)}x of raw cfworker on valid arguments)\n`,
@@ -153,4 +174,15 @@ console.log(
     `in-thread validation; pipelined small at least ${Math.round(isolationTargets.pipelined * 100)}% of the floor's throughput)\n`,
 );
 console.log(indent(isolationSummaryLines(isolation, isolationTargets)));
+if (host !== undefined) {
+  console.log('\nHost adapter (withSchemaValidation callTool over InMemoryTransport, per call)\n');
+  console.log(`  inline validator: ${(host.inline.medianNs / host.plain.medianNs).toFixed(2)}x of a plain call`);
+  console.log(`  worker validator: ${(host.worker.medianNs / host.plain.medianNs).toFixed(2)}x of a plain call`);
+}
+if (gateway !== undefined) {
+  console.log('\nGateway (tools/call through /mcp under wrangler dev vs direct, loopback)\n');
+  console.log(
+    `  p50: ${(gateway.gateway.p50Ms / gateway.direct.p50Ms).toFixed(2)}x   p99: ${(gateway.gateway.p99Ms / gateway.direct.p99Ms).toFixed(2)}x`,
+  );
+}
 console.log(`\nTotal run time ${((performance.now() - started) / 1000).toFixed(1)} s`);
