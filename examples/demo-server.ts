@@ -1,11 +1,10 @@
 // The demo's upstream MCP server on 127.0.0.1 (Streamable HTTP, one SDK Server per session). It records what it
 // receives at GET /received, so a test can check what reached it.
-import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { demoTools, signUpForm } from './demo-tools.ts';
 import { serveFetchHandler } from './serve-fetch-handler.ts';
+import { createSessionRouter } from './session-router.ts';
 
 export interface DemoServer {
   readonly url: string;
@@ -55,29 +54,18 @@ function createMcpServer(): Server {
 
 /** Starts the demo server on 127.0.0.1 (port 0 = any free port). */
 export async function startDemoServer(port = 0): Promise<DemoServer> {
-  const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
-  const handle = async (request: Request): Promise<Response> => {
+  const router = createSessionRouter(createMcpServer);
+  const handle = (request: Request): Promise<Response> => {
     const url = new URL(request.url);
-    if (url.pathname === '/received') return Response.json(received);
-    if (url.pathname !== '/mcp') return new Response('not found', { status: 404 });
-    const id = request.headers.get('mcp-session-id');
-    const existing = id === null ? undefined : sessions.get(id);
-    if (existing !== undefined) return existing.handleRequest(request);
-    if (id !== null) return new Response('unknown session', { status: 404 });
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (sessionId) => {
-        sessions.set(sessionId, transport);
-      },
-    });
-    await createMcpServer().connect(transport);
-    return transport.handleRequest(request);
+    if (url.pathname === '/received') return Promise.resolve(Response.json(received));
+    if (url.pathname !== '/mcp') return Promise.resolve(new Response('not found', { status: 404 }));
+    return router.handle(request);
   };
   const served = await serveFetchHandler(handle, port);
   return {
     url: `${served.origin}/mcp`,
     close: async () => {
-      for (const transport of sessions.values()) await transport.close();
+      await router.close();
       await served.close();
     },
   };
