@@ -171,3 +171,18 @@ describe('createLruCache', () => {
     assert.equal(cache.get('b'), undefined);
   });
 });
+
+describe('memory bound of the compiled-schema cache', () => {
+  it('evicts by estimated size as well as by count, keeping the newest', async () => {
+    const engine = createEngine({ maxCacheBytes: 40_000 });
+    const schema = (i: number) => ({ description: 'x'.repeat(2_000), properties: { [`p${i}`]: { type: 'string' } } });
+    for (let i = 0; i < 5; i++) await engine.compile(schema(i));
+    const { cachedSchemas } = engine.stats();
+    assert.ok(cachedSchemas >= 1 && cachedSchemas <= 2, `${cachedSchemas} cached`);
+    const before = engine.stats().compiles;
+    await engine.compile(schema(4));
+    assert.equal(engine.stats().compiles, before, 'the newest stayed cached');
+    await engine.compile(schema(0));
+    assert.equal(engine.stats().compiles, before + 1, 'the oldest was evicted');
+  });
+});

@@ -19,6 +19,8 @@ export interface CheckedSchema {
   readonly warnings: readonly SchemaWarning[];
   /** Numbers in the schema a double cannot hold exactly. */
   readonly bigNumbers: readonly BigNumberSite[];
+  /** UTF-8 bytes of the schema's JSON encoding. */
+  readonly bytes: number;
 }
 
 export type CheckResult = { readonly ok: true; readonly checked: CheckedSchema } | { readonly ok: false; readonly refusal: Refusal };
@@ -65,6 +67,7 @@ export function checkSchema(schema: unknown, policy: Policy, formats: FormatMode
       index: walked.index,
       warnings: walked.index.warnings,
       bigNumbers: copied.bigNumbers,
+      bytes: copied.bytes,
     },
   };
 }

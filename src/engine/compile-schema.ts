@@ -14,6 +14,8 @@ import type { FormatMode } from './walk-schema.ts';
 export interface CompiledSchema {
   readonly dialect: Dialect;
   readonly warnings: readonly SchemaWarning[];
+  /** UTF-8 bytes of the schema's JSON encoding (caches weigh compiled schemas by it). */
+  readonly bytes: number;
   /** Validates a JSON value (numbers may be lossless-json `LosslessNumber`s or `bigint`s). Never throws for bad data. */
   validate(instance: unknown): Verdict;
 }
@@ -47,6 +49,7 @@ export function compileSchema(schema: unknown, options: CompileSchemaOptions = {
     schema: {
       dialect,
       warnings,
+      bytes: checked.checked.bytes,
       validate: (instance) => validateInstance(context, instance),
     },
   };

@@ -1,15 +1,29 @@
-/** A least-recently-used map with a fixed capacity. */
+/** A least-recently-used map bounded by entry count and, optionally, by a total weight (an estimate of memory). */
 export interface LruCache<K, V> {
   get(key: K): V | undefined;
   set(key: K, value: V): void;
   readonly size: number;
+  /** The summed weight of the entries (0 without a `weigh` function). */
+  readonly weight: number;
+}
+
+export interface LruWeightLimit<V> {
+  readonly maxWeight: number;
+  readonly weigh: (value: V) => number;
 }
 
 /** Creates an LRU cache; a Map keeps insertion order, so the first key is the least recently used. */
-export function createLruCache<K, V>(capacity: number): LruCache<K, V> {
+export function createLruCache<K, V>(capacity: number, limit?: LruWeightLimit<V>): LruCache<K, V> {
   const entries = new Map<K, V>();
+  const weights = new Map<K, number>();
+  let total = 0;
   // The most recently used key is already last: a hot key (one tool called again and again) skips the reordering.
   let newest: K | undefined;
+  const drop = (key: K): void => {
+    entries.delete(key);
+    total -= weights.get(key) ?? 0;
+    weights.delete(key);
+  };
   return {
     get(key) {
       const value = entries.get(key);
@@ -20,13 +34,23 @@ export function createLruCache<K, V>(capacity: number): LruCache<K, V> {
       return value;
     },
     set(key, value) {
-      entries.delete(key);
+      drop(key);
       entries.set(key, value);
+      if (limit !== undefined) {
+        const weight = limit.weigh(value);
+        weights.set(key, weight);
+        total += weight;
+      }
       newest = key;
-      if (entries.size > capacity) entries.delete(entries.keys().next().value as K);
+      if (entries.size > capacity) drop(entries.keys().next().value as K);
+      // The newest entry always stays, even alone over the limit: it is about to be used.
+      while (limit !== undefined && total > limit.maxWeight && entries.size > 1) drop(entries.keys().next().value as K);
     },
     get size() {
       return entries.size;
+    },
+    get weight() {
+      return total;
     },
   };
 }
