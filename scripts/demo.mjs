@@ -1,8 +1,6 @@
 // `npm start`: the demo upstream MCP server and the edge (wrangler dev, real workerd) with the page, on 127.0.0.1.
 // Prints the URL; Ctrl-C stops both. Options: --port N (edge, default 8787), --upstream-port N (default any free).
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { register } from 'tsx/esm/api';
@@ -15,44 +13,15 @@ const { values } = parseArgs({ options: { port: { type: 'string', default: '8787
 const port = Number(values.port);
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port: free } = server.address();
-      server.close(() => resolve(free));
-    });
-  });
-
 await buildPage();
 const upstream = await startDemoServer(Number(values['upstream-port']));
 console.log(`demo MCP server on ${upstream.url}`);
 
-const xdg = `${root}edge/.cache/xdg`;
-mkdirSync(xdg, { recursive: true });
-const wrangler = spawn(
-  `${root}node_modules/.bin/wrangler`,
-  [
-    'dev',
-    '--local',
-    '--ip',
-    '127.0.0.1',
-    '--port',
-    String(port),
-    '--inspector-port',
-    String(await freePort()),
-    '--show-interactive-dev-session=false',
-    '--var',
-    `UPSTREAM_MCP_URL:${upstream.url}`,
-  ],
-  {
-    cwd: `${root}edge`,
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', XDG_CONFIG_HOME: xdg },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  },
-);
-
+// The edge through edge/dev.mjs (`npm run edge`): one place knows how to run wrangler dev offline and stop it.
+const wrangler = spawn(process.execPath, [`${root}edge/dev.mjs`, '--port', String(port), '--var', `UPSTREAM_MCP_URL:${upstream.url}`], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+wrangler.stdout.on('data', () => undefined); // wrangler's own banner stays out of the way
 let stopping = false;
 const stop = async (code = 0) => {
   if (stopping) return;
@@ -83,5 +52,4 @@ for (let i = 0; i < 360 && !stopping; i++) {
   }
   await new Promise((resolve) => setTimeout(resolve, 250));
 }
-wrangler.stdout.on('data', () => undefined);
 console.log(`\nschemaval demo: open ${url}/  (Ctrl-C to stop)\n`);

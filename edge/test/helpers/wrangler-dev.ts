@@ -1,11 +1,9 @@
 // Starts the edge Worker with `wrangler dev` (real workerd) on 127.0.0.1, offline, and stops it.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
-const edgeDir = fileURLToPath(new URL('../..', import.meta.url));
-const wrangler = fileURLToPath(new URL('../../../node_modules/.bin/wrangler', import.meta.url));
+const devScript = fileURLToPath(new URL('../../dev.mjs', import.meta.url));
 
 export interface WranglerDev {
   readonly url: string;
@@ -30,26 +28,10 @@ export async function startWranglerDev(vars: Record<string, string> = {}, timeou
   const { buildPage } = (await import('../../../scripts/build-page.mjs')) as { buildPage: (o?: { quiet?: boolean }) => Promise<void> };
   await buildPage({ quiet: true });
   const port = await freePort();
-  const inspector = await freePort();
-  const xdg = `${edgeDir}/.cache/xdg`;
-  mkdirSync(xdg, { recursive: true });
-  const args = [
-    'dev',
-    '--local',
-    '--ip',
-    '127.0.0.1',
-    '--port',
-    String(port),
-    '--inspector-port',
-    String(inspector),
-    '--show-interactive-dev-session=false',
-  ];
+  // Through edge/dev.mjs (`npm run edge`): the same offline settings, inspector port and shutdown as a user gets.
+  const args = [devScript, '--port', String(port)];
   for (const [key, value] of Object.entries(vars)) args.push('--var', `${key}:${value}`);
-  const child: ChildProcess = spawn(wrangler, args, {
-    cwd: edgeDir,
-    env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', XDG_CONFIG_HOME: xdg },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   child.stdout?.on('data', (chunk: Buffer) => {
     log += chunk.toString();
