@@ -1,6 +1,8 @@
 import { stringify } from 'lossless-json';
 import { checkElicitationSchema, elicitationDefaults } from '../../src/engine/check-elicitation-schema.ts';
+import { toolRefusal } from '../../src/engine/compile-tool.ts';
 import type { Engine } from '../../src/engine/create-engine.ts';
+import { formatIssues } from '../../src/engine/format-issue.ts';
 import { parseJson } from '../../src/engine/parse-json.ts';
 import { errorResponse, idKey, isRequest, isResponse, type JsonRpcResponse } from './json-rpc.ts';
 import type { SessionStore, SessionStores, StoredTool } from './session-store.ts';
@@ -123,12 +125,11 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
       if (call === undefined || result === undefined) return message;
       if (call.method === 'tools/list' && Array.isArray(result.tools)) {
         const { accepted, refused } = await gate.admit(result.tools, store);
-        for (const tool of refused)
-          event({ kind: 'tool_refused', tool: tool.name, code: refusalCode(tool), message: refusalMessage(tool) });
+        for (const tool of refused) event({ kind: 'tool_refused', tool: tool.name, ...refusalOf(tool) });
         // Refused tools leave the list, but a host may show why: their names and reasons travel in _meta.
         const meta = {
           ...((result._meta as Record<string, unknown> | undefined) ?? {}),
-          [refusedToolsMeta]: refused.map((tool) => ({ name: tool.name, code: refusalCode(tool), message: refusalMessage(tool) })),
+          [refusedToolsMeta]: refused.map((tool) => ({ name: tool.name, ...refusalOf(tool) })),
         };
         return { ...message, result: { ...result, tools: accepted, _meta: meta } };
       }
@@ -258,7 +259,7 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
     if ('refused' in outcome)
       return errorResponse(message.id, -32602, `Elicitation refused: ${outcome.refused.message}`, { code: outcome.refused.code });
     if (!outcome.valid) {
-      const lines = outcome.issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
+      const lines = formatIssues(outcome.issues, Number.POSITIVE_INFINITY);
       event({ kind: 'answer_refused', code: 'invalid_answer', message: lines });
       return errorResponse(message.id, -32602, `Elicitation answer does not match requestedSchema: ${lines}`, {
         code: 'invalid_answer',
@@ -269,12 +270,8 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
   }
 }
 
-function refusalCode(tool: StoredTool): string {
-  const side = [tool.verdict.input, tool.verdict.output].find((s) => s !== null && !s.ok);
-  return side && !side.ok ? side.code : 'refused';
-}
-
-function refusalMessage(tool: StoredTool): string {
-  const side = [tool.verdict.input, tool.verdict.output].find((s) => s !== null && !s.ok);
-  return side && !side.ok ? side.message : 'refused';
+/** A refused stored tool's code and message. */
+function refusalOf(tool: StoredTool): { code: string; message: string } {
+  const { code, message } = toolRefusal(tool.verdict) ?? { code: 'refused', message: 'refused' };
+  return { code, message };
 }

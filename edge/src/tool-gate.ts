@@ -1,5 +1,7 @@
 import { stringify } from 'lossless-json';
+import { toolRefusal } from '../../src/engine/compile-tool.ts';
 import type { Engine } from '../../src/engine/create-engine.ts';
+import { formatIssues } from '../../src/engine/format-issue.ts';
 import { parseJson } from '../../src/engine/parse-json.ts';
 import type { Issue } from '../../src/protocol/issue.ts';
 import type { ValidationOutcome } from '../../src/protocol/outcome.ts';
@@ -55,14 +57,12 @@ export function createToolGate(engine: Engine) {
 
     /** Whether a `tools/call` may be forwarded. */
     async checkCall(tool: StoredTool, args: unknown): Promise<GateOutcome> {
-      const { verdict } = tool;
-      if (verdict.verdict === 'refused') {
-        const side = [verdict.input, verdict.output].find((s) => s !== null && !s.ok);
-        const reason = side && !side.ok ? `${side.code}: ${side.message}` : 'refused';
+      const refusal = toolRefusal(tool.verdict);
+      if (refusal !== undefined) {
         return {
           ok: false,
-          code: side && !side.ok ? side.code : 'refused',
-          message: `Tool "${tool.name}" is refused by schema policy (${reason}); the call was not sent`,
+          code: refusal.code,
+          message: `Tool "${tool.name}" is refused by schema policy (${refusal.code}: ${refusal.message}); the call was not sent`,
         };
       }
       const outcome = await withTool(tool, (fingerprint) => engine.validateArguments(fingerprint, args ?? {}));
@@ -72,7 +72,7 @@ export function createToolGate(engine: Engine) {
       return {
         ok: false,
         code: 'invalid_arguments',
-        message: `Invalid arguments for tool "${tool.name}": ${summary(outcome.issues)}`,
+        message: `Invalid arguments for tool "${tool.name}": ${formatIssues(outcome.issues)}`,
         issues: outcome.issues,
       };
     },
@@ -93,7 +93,7 @@ export function createToolGate(engine: Engine) {
       return {
         ok: false,
         code: 'structured_content_invalid',
-        message: `Tool "${tool.name}" returned structuredContent that does not match its outputSchema: ${summary(outcome.issues)}`,
+        message: `Tool "${tool.name}" returned structuredContent that does not match its outputSchema: ${formatIssues(outcome.issues)}`,
         issues: outcome.issues,
       };
     },
@@ -101,9 +101,3 @@ export function createToolGate(engine: Engine) {
 }
 
 export type ToolGate = ReturnType<typeof createToolGate>;
-
-function summary(issues: readonly Issue[]): string {
-  const lines = issues.slice(0, 10).map((issue) => `${issue.path}: ${issue.message}`);
-  if (issues.length > 10) lines.push(`… ${issues.length - 10} more`);
-  return lines.join('; ');
-}

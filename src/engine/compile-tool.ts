@@ -58,3 +58,10 @@ function pointerTarget(schema: unknown, ref: string): unknown {
     return undefined;
   }
 }
+
+/** Why a refused tool is refused: the first of its schemas that was refused; undefined for an accepted tool. */
+export function toolRefusal(verdict: ToolVerdict): { readonly code: string; readonly message: string } | undefined {
+  if (verdict.verdict !== 'refused') return undefined;
+  const side = [verdict.input, verdict.output].find((s) => s !== null && !s.ok);
+  return side && !side.ok ? { code: side.code, message: side.message } : { code: 'refused', message: 'refused' };
+}

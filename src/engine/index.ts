@@ -2,11 +2,12 @@
 export { createCfworkerAdapter } from './adapters/cfworker-adapter.ts';
 export { type CheckedSchema, type CheckResult, checkSchema } from './check-schema.ts';
 export { type CompiledSchema, type CompileResult, type CompileSchemaOptions, compileSchema } from './compile-schema.ts';
+export { toolRefusal } from './compile-tool.ts';
 export { createEngine, type Engine, type EngineOptions, type SchemaRef } from './create-engine.ts';
 export { resolveDialect } from './dialect.ts';
 export { EngineError, type EngineErrorCode } from './engine-error.ts';
 export { canonicalJson, fingerprint, toolFingerprint } from './fingerprint.ts';
-export { formatIssue } from './format-issue.ts';
+export { formatIssue, formatIssues } from './format-issue.ts';
 export { jsonPath } from './json-path.ts';
 export { createLruCache, type LruCache } from './lru-cache.ts';
 export { type ParseJsonFailure, type ParseJsonLimits, type ParseJsonResult, parseJson } from './parse-json.ts';

@@ -1,6 +1,7 @@
 // `schemaval/host` for browsers: pass `spawn: spawnBrowserWorker(new URL('./worker.js', import.meta.url))`.
 
 export { checkElicitationSchema, elicitationDefaults } from '../engine/check-elicitation-schema.ts';
+export { toolRefusal } from '../engine/compile-tool.ts';
 export { createValidator, type Validator, type ValidatorOptions } from './create-validator.ts';
 export { createIdbVerdictCache } from './idb-verdict-cache.ts';
 export { type SchemavalProviderOptions, schemavalProvider } from './schemaval-provider.ts';

@@ -1,8 +1,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { checkElicitationSchema, elicitationDefaults } from '../engine/check-elicitation-schema.ts';
+import { formatIssues } from '../engine/format-issue.ts';
 import type { ValidatorService } from '../protocol/validator-service.ts';
-import { invalidParams, issueSummary } from './invalid-params.ts';
+import { invalidParams } from './invalid-params.ts';
 
 type Handler = (request: { params?: Record<string, unknown> }, extra: unknown) => unknown;
 
@@ -33,7 +34,7 @@ export function wrapElicitation(client: Client, validator: ValidatorService): vo
       }
       if ('refused' in outcome) throw invalidParams(`Elicitation refused: ${outcome.refused.message}`, { code: outcome.refused.code });
       if (!outcome.valid) {
-        throw invalidParams(`Elicitation answer does not match requestedSchema: ${issueSummary(outcome.issues)}`, {
+        throw invalidParams(`Elicitation answer does not match requestedSchema: ${formatIssues(outcome.issues)}`, {
           code: 'invalid_answer',
           issues: outcome.issues,
         });

@@ -8,10 +8,3 @@ export function invalidParams(
 ): McpError {
   return new McpError(ErrorCode.InvalidParams, message, data);
 }
-
-/** `$.a: reason; $.b: reason`, capped so an error message stays readable. */
-export function issueSummary(issues: readonly Issue[], max = 10): string {
-  const lines = issues.slice(0, max).map((issue) => `${issue.path}: ${issue.message}`);
-  if (issues.length > max) lines.push(`… ${issues.length - max} more`);
-  return lines.join('; ');
-}

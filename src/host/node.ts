@@ -6,6 +6,7 @@ import { spawnNodeWorker } from './spawn-node-worker.ts';
 import { type SchemaValidationOptions, withSchemaValidation as withSchemaValidationOn } from './with-schema-validation.ts';
 
 export { checkElicitationSchema, elicitationDefaults } from '../engine/check-elicitation-schema.ts';
+export { toolRefusal } from '../engine/compile-tool.ts';
 export type { Validator, ValidatorOptions } from './create-validator.ts';
 export { createIdbVerdictCache } from './idb-verdict-cache.ts';
 export { type SchemavalProviderOptions, schemavalProvider } from './schemaval-provider.ts';

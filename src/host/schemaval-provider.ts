@@ -1,10 +1,10 @@
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { type CompileResult, compileSchema } from '../engine/compile-schema.ts';
 import { canonicalJson } from '../engine/fingerprint.ts';
+import { formatIssues } from '../engine/format-issue.ts';
 import { createLruCache } from '../engine/lru-cache.ts';
 import { resolvePolicy } from '../engine/policy.ts';
 import type { Policy } from '../protocol/policy.ts';
-import { issueSummary } from './invalid-params.ts';
 
 export interface SchemavalProviderOptions {
   readonly policy?: Partial<Policy>;
@@ -41,7 +41,7 @@ export function schemavalProvider(options: SchemavalProviderOptions = {}): jsonS
         }
         const verdict = compiled.schema.validate(input);
         if (verdict.valid) return { valid: true, data: input as T, errorMessage: undefined };
-        return { valid: false, data: undefined, errorMessage: issueSummary(verdict.issues) };
+        return { valid: false, data: undefined, errorMessage: formatIssues(verdict.issues) };
       };
     },
   };

@@ -9,7 +9,9 @@ import {
   ListToolsResultSchema,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { toolRefusal } from '../engine/compile-tool.ts';
 import { toolFingerprint } from '../engine/fingerprint.ts';
+import { formatIssues } from '../engine/format-issue.ts';
 import { engineVersion } from '../engine/index.ts';
 import { policyHash, resolvePolicy } from '../engine/policy.ts';
 import type { Issue } from '../protocol/issue.ts';
@@ -18,7 +20,7 @@ import type { Policy } from '../protocol/policy.ts';
 import type { ToolVerdict } from '../protocol/tool.ts';
 import type { ValidatorService } from '../protocol/validator-service.ts';
 import { wrapElicitation } from './elicitation-guard.ts';
-import { invalidParams, issueSummary } from './invalid-params.ts';
+import { invalidParams } from './invalid-params.ts';
 import { createMemoryVerdictCache, type VerdictCache } from './verdict-cache.ts';
 
 /** Something the adapter let through but wants the host to know (a refused tool, a result that broke its schema). */
@@ -154,13 +156,12 @@ export function withSchemaValidation<C extends Client>(client: C, options: Schem
       return refuseCall(name, 'unknown_tool', `Tool "${name}" is not in the server's tool list; the call was not sent`);
     }
     const { verdict } = entry;
-    if (verdict.verdict === 'refused') {
-      const side = [verdict.input, verdict.output].find((s) => s !== null && !s.ok);
-      const reason = side && !side.ok ? `${side.code}: ${side.message}` : 'refused';
+    const refusal = toolRefusal(verdict);
+    if (refusal !== undefined) {
       return refuseCall(
         name,
-        side && !side.ok ? side.code : 'refused',
-        `Tool "${name}" is refused by schema policy (${reason}); the call was not sent`,
+        refusal.code,
+        `Tool "${name}" is refused by schema policy (${refusal.code}: ${refusal.message}); the call was not sent`,
       );
     }
     if (checkArguments) {
@@ -182,7 +183,7 @@ export function withSchemaValidation<C extends Client>(client: C, options: Schem
         return refuseCall(
           name,
           'invalid_arguments',
-          `Invalid arguments for tool "${name}": ${issueSummary(outcome.issues)}`,
+          `Invalid arguments for tool "${name}": ${formatIssues(outcome.issues)}`,
           outcome.issues,
         );
       }
@@ -210,7 +211,7 @@ export function withSchemaValidation<C extends Client>(client: C, options: Schem
       if (output === 'enforce') throw invalidParams(message, { tool: name, code: outcome.refused.code });
       warn({ tool: name, code: outcome.refused.code, message });
     } else if (!outcome.valid) {
-      const message = `Tool "${name}" returned structuredContent that does not match its outputSchema: ${issueSummary(outcome.issues)}`;
+      const message = `Tool "${name}" returned structuredContent that does not match its outputSchema: ${formatIssues(outcome.issues)}`;
       if (output === 'enforce') throw invalidParams(message, { tool: name, code: 'structured_content_invalid', issues: outcome.issues });
       warn({ tool: name, code: 'structured_content_invalid', message, issues: outcome.issues });
     }

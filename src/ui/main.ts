@@ -1,7 +1,7 @@
 // The demo chat page (DESIGN §5.5): connects to this origin's /mcp through the schemaval host adapter, whose
 // validation runs in a module Web Worker, and lets a person list, fill in and call tools and answer elicitations.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { createValidator, type SchemaValidationWarning, spawnBrowserWorker } from '../host/browser.ts';
+import { createValidator, type SchemaValidationWarning, spawnBrowserWorker, toolRefusal } from '../host/browser.ts';
 import type { ToolVerdict } from '../protocol/tool.ts';
 import { connect } from './connect.ts';
 import { createCounterButton } from './counter-button.ts';
@@ -98,10 +98,8 @@ function entries(listed: readonly Tool[], gatewayRefused: readonly { name: strin
     warnings: verdicts.get(tool.name)?.warnings ?? [],
   }));
   const refusedHere: ToolEntry[] = [...verdicts.values()].flatMap((verdict) => {
-    const side = [verdict.input, verdict.output].find((s) => s !== null && !s.ok);
-    return verdict.verdict === 'refused' && side && !side.ok
-      ? [{ verdict: 'refused', name: verdict.name, code: side.code, message: side.message }]
-      : [];
+    const refusal = toolRefusal(verdict);
+    return refusal === undefined ? [] : [{ verdict: 'refused', name: verdict.name, code: refusal.code, message: refusal.message }];
   });
   return [...accepted, ...refusedHere, ...gatewayRefused.map((r): ToolEntry => ({ verdict: 'refused', ...r }))];
 }
