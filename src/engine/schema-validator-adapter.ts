@@ -18,11 +18,25 @@ export interface LeafFailure {
   readonly types?: readonly string[];
   /** For `anyOf`/`oneOf`: how many alternatives there are and how many matched. */
   readonly alternatives?: { readonly count: number; readonly matched: number };
+  /** For an `anyOf`/`oneOf` that nothing matched: the alternative that came closest and its own failures. */
+  readonly closest?: { readonly index: number; readonly failures: readonly LeafFailure[] };
+}
+
+/** What the engine knows about an instance before the adapter sees it. */
+export interface AdapterValidateOptions {
+  /**
+   * Every array that a `uniqueItems: true` could apply to was checked (by hashing) and holds no duplicates, so
+   * the adapter may skip its own pairwise comparison: the verdict is the same and the cost linear.
+   */
+  readonly uniqueItemsHold?: boolean;
+  /** Stop collecting leaf failures after this many (the engine reports at most `Policy.maxIssues`). */
+  readonly maxFailures?: number;
 }
 
 /** A schema compiled by an adapter: validation never throws for bad data; `[]` means valid. */
 export interface CompiledAdapterSchema {
-  validate(instance: unknown): readonly LeafFailure[];
+  /** May throw a `RangeError` (stack) on pathological input; the engine turns that into an issue. */
+  validate(instance: unknown, options?: AdapterValidateOptions): readonly LeafFailure[];
 }
 
 /** What the engine hands an adapter: its own copy, already checked and normalised. */
