@@ -10,6 +10,7 @@ import type {
   SchemaValidatorAdapter,
 } from '../schema-validator-adapter.ts';
 import { isFalseSchema } from '../walk-schema.ts';
+import { hasPatterns, withLinearPatterns } from './linear-regexp-scope.ts';
 
 const drafts: Record<Dialect, SchemaDraft> = {
   '2020-12': '2020-12',
@@ -74,14 +75,16 @@ function compileWithCfworker(input: AdapterCompileInput): ReturnType<SchemaValid
     return { ok: false, code: 'invalid_schema', message: 'the validator could not index this schema (conflicting identifiers)' };
   }
   for (const [uri, node] of input.anchors) fastLookup[uri] = twins.get(node) ?? node;
+  // cfworker runs `pattern`/`patternProperties` with `new RegExp`; inside this scope that is the linear matcher.
+  const run = hasPatterns(schema) ? withLinearPatterns : <T>(call: () => T): T => call();
   const compiled: CompiledAdapterSchema = {
     validate(instance) {
       const root = schema as Parameters<typeof validate>[1];
       const refs = lookup as Parameters<typeof validate>[3];
       // Short-circuiting stops at the first failure: as exact a verdict, far cheaper. Only an invalid instance
       // is walked again in full, for its complete list of issues.
-      if (validate(instance, fast, draft, fastLookup as Parameters<typeof validate>[3], true).valid) return [];
-      const result = validate(instance, root, draft, refs, false);
+      if (run(() => validate(instance, fast, draft, fastLookup as Parameters<typeof validate>[3], true)).valid) return [];
+      const result = run(() => validate(instance, root, draft, refs, false));
       if (result.valid) return [{ instancePath: [], keyword: 'schema', schema: {}, schemaPath: [] }];
       const leaves = collect(result.errors, 0, result.errors.length, { root: schema, lookup, propertyName: false, located: new Map() });
       // Never report "invalid" without a reason.
