@@ -1,7 +1,9 @@
 import { isLosslessNumber } from 'lossless-json';
+import { isDoubleText, maxExactExponent, parseExactDecimal } from './exact-decimal.ts';
 import { jsonStringBytes } from './json-string-bytes.ts';
+import { truncate } from './truncate.ts';
 
-/** Where a number that a double cannot hold exactly sat in a copied document. */
+/** Where a number whose JSON text is not exactly a double (`9007199254740993`, `0.5e-400`) sat in a copied document. */
 export interface BigNumberSite {
   readonly container: Record<string, unknown> | unknown[];
   readonly key: string | number;
@@ -23,7 +25,10 @@ export type CopyResult =
       readonly holder: [unknown];
       readonly bytes: number;
       readonly bigNumbers: readonly BigNumberSite[];
+      /** A number doubles cannot decide on: one listed in `bigNumbers`, or a double of magnitude 2^53 or more. */
       readonly hasHugeNumber: boolean;
+      /** How many numbers the value holds (the exact path lists each distinct one per `multipleOf`). */
+      readonly numbers: number;
     }
   | CopyFailure;
 
@@ -57,6 +62,7 @@ interface CopyState {
   readonly path: (string | number)[];
   bytes: number;
   hasHugeNumber: boolean;
+  numbers: number;
 }
 
 type Container = Record<string, unknown> | unknown[];
@@ -64,17 +70,25 @@ type Container = Record<string, unknown> | unknown[];
 /**
  * Copies a JSON value into fresh objects with an empty prototype, so no inherited name can satisfy a keyword
  * and no library can stamp the caller's object. Checks nesting as it goes (a 5,000-deep value costs 65 steps) and
- * the UTF-8 size of the JSON encoding. Numbers a double cannot hold (lossless-json `LosslessNumber`s, `bigint`s)
- * become their nearest double and are listed, so callers can be exact.
+ * the UTF-8 size of the JSON encoding. Numbers whose text is not exactly a double (lossless-json `LosslessNumber`s,
+ * `bigint`s) become their nearest finite double and are listed, so callers can be exact. An object key with a
+ * lone surrogate is not JSON here (I-JSON), so no validator ever meets one.
  */
 export function copyJson(input: unknown, limits: CopyLimits): CopyResult {
-  const state: CopyState = { limits, bigNumbers: [], path: [], bytes: 0, hasHugeNumber: false };
+  const state: CopyState = { limits, bigNumbers: [], path: [], bytes: 0, hasHugeNumber: false, numbers: 0 };
   // The root sits in a one-element holder so that a site can point at it like at any other value.
   const holder: [unknown] = [undefined];
   try {
     holder[0] = copyValue(state, input, 0, holder, 0);
     if (state.bytes > limits.maxBytes) throw new Stop('too_large', `${state.bytes} bytes, over ${limits.maxBytes}`);
-    return { ok: true, holder, bytes: state.bytes, bigNumbers: state.bigNumbers, hasHugeNumber: state.hasHugeNumber };
+    return {
+      ok: true,
+      holder,
+      bytes: state.bytes,
+      bigNumbers: state.bigNumbers,
+      hasHugeNumber: state.hasHugeNumber,
+      numbers: state.numbers,
+    };
   } catch (error) {
     if (error instanceof Stop) return { ok: false, reason: error.reason, path: [...state.path], detail: error.detail };
     if (error instanceof RangeError) return { ok: false, reason: 'too_deep', path: [], detail: 'nesting too deep to walk' };
@@ -111,6 +125,9 @@ function copyValue(state: CopyState, value: unknown, depth: number, container: C
   const keys = Object.keys(value);
   state.bytes += 1 + keys.length;
   for (const k of keys) {
+    // Validators encode keys into pointers (cfworker with encodeURI, which throws on a lone surrogate).
+    if (hasLoneSurrogate(k))
+      throw new Stop('not_json', `an object key has an unpaired UTF-16 surrogate: ${JSON.stringify(truncate(k, 40))}`);
     state.path.push(k);
     const child = (value as Record<string, unknown>)[k];
     if (child !== undefined) {
@@ -133,6 +150,7 @@ function copyScalar(state: CopyState, value: unknown, container: Container, key:
     case 'number':
       if (!Number.isFinite(value)) throw new Stop('not_json', `${String(value)} is not a JSON number`);
       state.bytes += String(value).length;
+      state.numbers++;
       if (value >= 2 ** 53 || value <= -(2 ** 53)) state.hasHugeNumber = true;
       return value;
     case 'bigint':
@@ -146,24 +164,37 @@ function copyScalar(state: CopyState, value: unknown, container: Container, key:
   }
 }
 
-function copyBig(state: CopyState, exact: string, container: Container, key: string | number): number {
-  state.bytes += exact.length;
-  const approx = Number(exact);
-  if (!Number.isFinite(approx)) throw new Stop('not_json', `${exact} is beyond the range of a JSON number here`);
+function copyBig(state: CopyState, text: string, container: Container, key: string | number): number {
+  state.bytes += text.length;
+  state.numbers++;
+  const exact = parseExactDecimal(text);
+  if (exact === undefined) {
+    throw new Stop(
+      'not_json',
+      `the number ${truncate(text, 40)} has an exponent of ${maxExactExponent.toExponential()} or more in magnitude, too large to compare exactly`,
+    );
+  }
+  const approx = Number(text);
   if (Math.abs(approx) >= 2 ** 53) state.hasHugeNumber = true;
-  if (!isExactDouble(exact, approx)) state.bigNumbers.push({ container, key, exact });
+  if (isDoubleText(text)) return approx;
+  state.hasHugeNumber = true;
+  state.bigNumbers.push({ container, key, exact: text });
+  // The nearest double in order, never infinite nor a false zero: 1e400 stands as the largest double and
+  // 1e-400 as the smallest positive one; the exact path decides on the digits.
+  if (!Number.isFinite(approx)) return Math.sign(approx) * Number.MAX_VALUE;
+  if (approx === 0 && exact.digits !== '0') return exact.negative ? -Number.MIN_VALUE : Number.MIN_VALUE;
   return approx;
 }
 
-/**
- * True when the decimal text denotes exactly the double `approx`, as far as exactness is promised: integers
- * everywhere, and any number of magnitude 2^53 or more (below that, decimals are doubles by design).
- */
-function isExactDouble(exact: string, approx: number): boolean {
-  if (Math.abs(approx) < 2 ** 53) {
-    if (!/^-?\d+$/.test(exact)) return true;
-    if (Number.isSafeInteger(approx)) return true;
+/** Whether a string has a UTF-16 surrogate without its partner (RFC 7493 I-JSON forbids them). */
+export function hasLoneSurrogate(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0xd800 || code > 0xdfff) continue;
+    if (code >= 0xdc00) return true;
+    const next = text.charCodeAt(i + 1);
+    if (!(next >= 0xdc00 && next <= 0xdfff)) return true;
+    i++;
   }
-  if (!/^-?\d+$/.test(exact)) return false;
-  return BigInt(exact) === BigInt(approx);
+  return false;
 }

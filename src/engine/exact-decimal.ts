@@ -1,57 +1,138 @@
-/** A decimal number held exactly: `coefficient × 10^exponent`, normalised (no trailing zeros in the coefficient). */
+/**
+ * A decimal number held exactly and symbolically: `±digits × 10^exponent`, normalised (no leading or trailing
+ * zeros in `digits`; zero is `"0"` with exponent 0). Nothing here expands an exponent into digits, so the work
+ * stays linear in the number's text however large its exponent is.
+ */
 export interface ExactDecimal {
-  readonly coefficient: bigint;
+  readonly negative: boolean;
+  readonly digits: string;
   readonly exponent: number;
 }
 
-const literal = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+/** Exponents are held as doubles; beyond this magnitude a number is refused rather than approximated. */
+export const maxExactExponent = 1e15;
 
-/** Parses JSON number text (or a double's own text) exactly; undefined for anything else. */
+const literal = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?)(\d+))?$/;
+const zero: ExactDecimal = { negative: false, digits: '0', exponent: 0 };
+
+/**
+ * Parses JSON number text (or a double's own text, `1e+300` included) exactly. Undefined for anything else,
+ * and for an exponent of magnitude `maxExactExponent` or more.
+ */
 export function parseExactDecimal(text: string): ExactDecimal | undefined {
   const match = literal.exec(text);
   if (!match) return undefined;
-  let coefficient = BigInt(`${match[1]}${match[2]}${match[3] ?? ''}`);
-  let exponent = Number(match[4] ?? 0) - (match[3]?.length ?? 0);
-  if (coefficient === 0n) return { coefficient: 0n, exponent: 0 };
-  while (coefficient % 10n === 0n) {
-    coefficient /= 10n;
-    exponent++;
-  }
-  return { coefficient, exponent };
+  const fraction = match[3] ?? '';
+  const all = `${match[2]}${fraction}`;
+  let start = 0;
+  while (start < all.length && all.charCodeAt(start) === 0x30) start++;
+  if (start === all.length) return zero;
+  let end = all.length;
+  while (all.charCodeAt(end - 1) === 0x30) end--;
+  const written = (match[5] ?? '0').replace(/^0+(?=\d)/, '');
+  if (written.length > 15) return undefined;
+  const exponent = (match[4] === '-' ? -1 : 1) * Number(written) - fraction.length + (all.length - end);
+  if (Math.abs(exponent) >= maxExactExponent) return undefined;
+  return { negative: match[1] === '-', digits: all.slice(start, end), exponent };
 }
 
-/** The exact value of a double. */
+/** The exact value a double stands for: its shortest round-trip decimal (so `0.1` is one tenth). */
 export function exactOfDouble(value: number): ExactDecimal {
-  if (Number.isInteger(value)) return parseExactDecimal(BigInt(value).toString()) as ExactDecimal;
-  return parseExactDecimal(String(value)) as ExactDecimal;
+  return parseExactDecimal(String(value)) ?? zero;
 }
 
-/** Orders two exact decimals. */
+/**
+ * Whether JSON number text means exactly the double it reads as (its shortest round-trip decimal): false for
+ * `4503599627370496.5`, `9007199254740993`, `1e400` and `1e-400`, true for `0.1`, `1.50` and `1e2`.
+ */
+export function isDoubleText(text: string): boolean {
+  const approx = Number(text);
+  if (!Number.isFinite(approx)) return false;
+  const shortest = String(approx);
+  if (text === shortest) return true;
+  const value = parseExactDecimal(text);
+  return value !== undefined && exactKey(value) === exactKey(exactOfDouble(approx));
+}
+
+/** Where the leading digit sits: values with a larger magnitude order have a larger absolute value. */
+const magnitude = (value: ExactDecimal): number => value.digits.length + value.exponent;
+
+/** Orders two exact decimals, comparing digit strings (never building powers of ten). */
 export function compareExact(a: ExactDecimal, b: ExactDecimal): number {
-  const shift = Math.min(a.exponent, b.exponent);
-  const x = a.coefficient * 10n ** BigInt(a.exponent - shift);
-  const y = b.coefficient * 10n ** BigInt(b.exponent - shift);
-  return x < y ? -1 : x > y ? 1 : 0;
+  const aZero = a.digits === '0';
+  const bZero = b.digits === '0';
+  if (aZero || bZero) {
+    const sign = (value: ExactDecimal, isZero: boolean): number => (isZero ? 0 : value.negative ? -1 : 1);
+    return Math.sign(sign(a, aZero) - sign(b, bZero));
+  }
+  if (a.negative !== b.negative) return a.negative ? -1 : 1;
+  const flip = a.negative ? -1 : 1;
+  if (magnitude(a) !== magnitude(b)) return magnitude(a) < magnitude(b) ? -flip : flip;
+  // Same leading position: the digit strings (without trailing zeros) compare like the values.
+  return a.digits === b.digits ? 0 : a.digits < b.digits ? -flip : flip;
 }
 
 export const isExactInteger = (value: ExactDecimal): boolean => value.exponent >= 0;
 
 /** Whether `value` is an integer multiple of `divisor`, exactly (a zero or negative divisor never divides). */
 export function isExactMultiple(value: ExactDecimal, divisor: ExactDecimal): boolean {
-  if (divisor.coefficient <= 0n) return false;
+  if (divisor.negative || divisor.digits === '0') return false;
+  if (value.digits === '0') return true;
+  // value / divisor = (v / d) × 10^(e − f): with no trailing zeros, v is never a multiple of 10, so a
+  // negative shift leaves a fraction.
   const shift = value.exponent - divisor.exponent;
-  if (shift >= 0) return (value.coefficient * 10n ** BigInt(shift)) % divisor.coefficient === 0n;
-  return value.coefficient % (divisor.coefficient * 10n ** BigInt(-shift)) === 0n;
+  if (shift < 0) return false;
+  const d = BigInt(divisor.digits);
+  return (remainder(value.digits, d) * powerMod(10n, shift, d)) % d === 0n;
 }
 
-/** Decimal text of an exact value, as JSON would write it. */
+/** `digits mod d`, fifteen digits at a time, so a long coefficient is never one big integer. */
+function remainder(digits: string, d: bigint): bigint {
+  let r = 0n;
+  for (let i = 0; i < digits.length; i += 15) {
+    const chunk = digits.slice(i, i + 15);
+    r = (r * 10n ** BigInt(chunk.length) + BigInt(chunk)) % d;
+  }
+  return r;
+}
+
+/** `base^exponent mod m` by squaring: logarithmic in the exponent. */
+function powerMod(base: bigint, exponent: number, m: bigint): bigint {
+  let result = 1n % m;
+  let b = base % m;
+  let e = exponent;
+  while (e > 0) {
+    if (e % 2 === 1) result = (result * b) % m;
+    b = (b * b) % m;
+    e = Math.floor(e / 2);
+  }
+  return result;
+}
+
+/**
+ * Decimal text of an exact value, as JSON would write it: plain digits while that stays short, otherwise
+ * scientific notation with every significant digit (`1e400`, `-1.5e-400`). Distinct values get distinct text.
+ */
 export function formatExact(value: ExactDecimal): string {
-  if (value.exponent >= 0) return (value.coefficient * 10n ** BigInt(value.exponent)).toString();
-  const negative = value.coefficient < 0n;
-  const digits = (negative ? -value.coefficient : value.coefficient).toString().padStart(-value.exponent + 1, '0');
-  const point = digits.length + value.exponent;
-  return `${negative ? '-' : ''}${digits.slice(0, point)}.${digits.slice(point)}`;
+  const sign = value.negative ? '-' : '';
+  const { digits, exponent } = value;
+  if (exponent >= 0 && exponent <= 40) return `${sign}${digits}${'0'.repeat(exponent)}`;
+  if (exponent < 0 && -exponent <= digits.length + 40) {
+    const padded = digits.padStart(-exponent + 1, '0');
+    const point = padded.length + exponent;
+    return `${sign}${padded.slice(0, point)}.${padded.slice(point)}`;
+  }
+  const scientific = exponent + digits.length - 1;
+  return `${sign}${digits[0]}${digits.length > 1 ? `.${digits.slice(1)}` : ''}e${scientific}`;
+}
+
+/** Short text for messages: at most 40 significant digits, marked with `…` when cut. */
+export function displayExact(value: ExactDecimal): string {
+  if (value.digits.length <= 40) return formatExact(value);
+  const sign = value.negative ? '-' : '';
+  const scientific = value.exponent + value.digits.length - 1;
+  return `${sign}${value.digits[0]}.${value.digits.slice(1, 40)}…e${scientific}`;
 }
 
 /** A key under which equal values meet. */
-export const exactKey = (value: ExactDecimal): string => `${value.coefficient}e${value.exponent}`;
+export const exactKey = (value: ExactDecimal): string => `${value.negative ? '-' : ''}${value.digits}e${value.exponent}`;

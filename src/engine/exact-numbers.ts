@@ -1,9 +1,11 @@
 import { LosslessNumber } from 'lossless-json';
 import type { Issue } from '../protocol/issue.ts';
+import type { CheckedSchema } from './check-schema.ts';
 import { type CopyResult, createJsonObject } from './copy-json.ts';
 import { describeFailures } from './describe-failure.ts';
 import {
   compareExact,
+  displayExact,
   type ExactDecimal,
   exactKey,
   exactOfDouble,
@@ -12,24 +14,51 @@ import {
   isExactMultiple,
   parseExactDecimal,
 } from './exact-decimal.ts';
-import type { LeafFailure, SchemaNode } from './schema-validator-adapter.ts';
+import type { AdapterValidateOptions, LeafFailure, SchemaNode } from './schema-validator-adapter.ts';
 import type { ValidationContext } from './validate-instance.ts';
 import { isFalseSchema, type SchemaObject } from './walk-schema.ts';
 
-const huge = 2 ** 53;
 const compared = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'const', 'enum'];
 const exactMultipleOf = Symbol('schemaval.exactMultipleOf');
+/** Stand-ins start here: far from any count a schema compares (`minLength` …), and halves stay exact up to 2^52. */
+const standInBase = 2 ** 40;
 
 type Container = Record<string | number, unknown>;
 
+const needsExactSchema = new WeakMap<CheckedSchema, boolean>();
+
 /**
- * Exact validation when numbers of magnitude 2^53 or more are involved. Doubles cannot hold them, so each such
- * number (in the instance, and in the schema's bounds, `const` and `enum`) is replaced by a stand-in double that
- * keeps order, equality and integrality; `multipleOf` cannot survive that, so each one is rewritten into an
- * explicit list of the stand-ins that are exact multiples. The validator decides on stand-ins; messages print the
- * original digits. See docs/decisions/002-exact-integers.md.
+ * Whether doubles cannot decide for this instance: it holds a number whose text is not exactly a double or one
+ * of magnitude 2^53 or more, or the schema holds an inexact number where instances are compared to it.
  */
-export function exactValidation(context: ValidationContext, copied: Extract<CopyResult, { ok: true }>): Issue[] {
+export function needsExactPath(checked: CheckedSchema, copied: Extract<CopyResult, { ok: true }>): boolean {
+  if (copied.hasHugeNumber) return true;
+  if (checked.bigNumbers.length === 0) return false;
+  let known = needsExactSchema.get(checked);
+  if (known === undefined) {
+    const sites = new Set<object>(checked.bigNumbers.map((site) => site.container));
+    const reaches = (value: unknown): boolean =>
+      typeof value === 'object' && value !== null && (sites.has(value) || Object.values(value).some(reaches));
+    known = [...checked.index.pointerOf.keys()].some(
+      (node) => sites.has(node) || [...compared, 'multipleOf'].some((keyword) => reaches(node[keyword])),
+    );
+    needsExactSchema.set(checked, known);
+  }
+  return known;
+}
+
+/**
+ * Exact validation for numbers doubles cannot decide on. Every number of the instance, and of the schema's
+ * bounds, `const` and `enum`, is replaced by a stand-in double that keeps order, equality and integrality: its
+ * rank among them all. `multipleOf` cannot survive that, so each one is rewritten into an explicit list of the
+ * instance's stand-ins that are exact multiples. The validator decides on stand-ins; messages print the
+ * original digits. Exponents are never expanded (see exact-decimal.ts). See docs/decisions/002-exact-integers.md.
+ */
+export function exactValidation(
+  context: ValidationContext,
+  copied: Extract<CopyResult, { ok: true }>,
+  options?: AdapterValidateOptions,
+): Issue[] {
   const { checked } = context;
   const digits = new Map<object, Map<string | number, string>>();
   for (const site of [...checked.bigNumbers, ...copied.bigNumbers]) {
@@ -42,51 +71,39 @@ export function exactValidation(context: ValidationContext, copied: Extract<Copy
     return (text !== undefined ? parseExactDecimal(text) : undefined) ?? exactOfDouble(value);
   };
 
-  // 1. Every huge value, exactly; and the largest ordinary magnitude, which the stand-ins must stay above.
+  // 1. Every number that meets an instance number, exactly; the instance's own apart (multipleOf lists them).
   const values = new Map<string, ExactDecimal>();
-  let ordinary = 0;
-  const gather = (container: Container, key: string | number): void => {
+  const instanceValues = new Map<string, ExactDecimal>();
+  const gather = (container: Container, key: string | number, into: Map<string, ExactDecimal>): void => {
     const value = container[key];
     if (typeof value === 'number') {
-      if (Math.abs(value) >= huge) {
-        const exact = exactAt(container, key, value);
-        values.set(exactKey(exact), exact);
-      } else ordinary = Math.max(ordinary, Math.abs(value));
+      const exact = exactAt(container, key, value);
+      into.set(exactKey(exact), exact);
     } else if (typeof value === 'object' && value !== null) {
-      for (const k of Array.isArray(value) ? value.keys() : Object.keys(value)) gather(value as Container, k);
+      for (const k of Array.isArray(value) ? value.keys() : Object.keys(value)) gather(value as Container, k, into);
     }
   };
-  gather(copied.holder as unknown as Container, 0);
+  gather(copied.holder as unknown as Container, 0, instanceValues);
+  for (const [key, value] of instanceValues) values.set(key, value);
   const schemaNodes = [...checked.index.pointerOf.keys()];
-  for (const node of schemaNodes) for (const keyword of compared) if (keyword in node) gather(node, keyword);
+  for (const node of schemaNodes) for (const keyword of compared) if (keyword in node) gather(node, keyword, values);
 
-  // 2. Stand-ins: positives above every ordinary number, negatives below, two apart (a fraction adds 0.5).
+  // 2. Stand-ins by rank, two apart; a non-integer adds 0.5 so `type: "integer"` still tells them apart.
   const sorted = [...values.values()].sort(compareExact);
-  const negatives = sorted.filter((v) => v.coefficient < 0n).reverse();
-  const positives = sorted.filter((v) => v.coefficient > 0n);
-  let base = Math.max(2 ** 40, Math.ceil(ordinary) + 2);
-  // Where fractions fit (below 2^52) integrality is kept; otherwise only integers are represented faithfully.
-  if (base + 2 * (sorted.length + 2) >= 2 ** 52) base = huge;
   const standIn = new Map<string, number>();
   const exactOf = new Map<number, string>();
-  const place = (list: ExactDecimal[], sign: number): void => {
-    for (const [k, v] of list.entries()) {
-      const stand = sign * (base + 2 * (k + 1) + (isExactInteger(v) || base >= huge ? 0 : 0.5));
-      standIn.set(exactKey(v), stand);
-      exactOf.set(stand, formatExact(v));
-    }
-  };
-  place(negatives, -1);
-  place(positives, 1);
+  for (const [rank, value] of sorted.entries()) {
+    const stand = standInBase + 2 * rank + (isExactInteger(value) ? 0 : 0.5);
+    standIn.set(exactKey(value), stand);
+    exactOf.set(stand, displayExact(value));
+  }
 
   const remap = (container: Container, key: string | number, sites: Map<object, Map<string | number, string>>): void => {
     const value = container[key];
     if (typeof value === 'number') {
-      if (Math.abs(value) >= huge) {
-        const text = sites.get(container)?.get(key);
-        const exact = (text !== undefined ? parseExactDecimal(text) : undefined) ?? exactOfDouble(value);
-        container[key] = standIn.get(exactKey(exact));
-      }
+      const text = sites.get(container)?.get(key);
+      const exact = (text !== undefined ? parseExactDecimal(text) : undefined) ?? exactOfDouble(value);
+      container[key] = standIn.get(exactKey(exact));
     } else if (typeof value === 'object' && value !== null) {
       for (const k of Array.isArray(value) ? value.keys() : Object.keys(value)) remap(value as Container, k, sites);
     }
@@ -105,7 +122,7 @@ export function exactValidation(context: ValidationContext, copied: Extract<Copy
     for (const keyword of compared) if (keyword in clone) remap(clone, keyword, cloneDigits);
     if (typeof clone.multipleOf === 'number') {
       const divisor = exactAt(node, 'multipleOf', clone.multipleOf);
-      rewriteMultipleOf(clone, divisor, [...values.values()], standIn);
+      rewriteMultipleOf(clone, divisor, [...instanceValues.values()], standIn);
     }
   }
   remap(copied.holder as unknown as Container, 0, digits);
@@ -122,7 +139,7 @@ export function exactValidation(context: ValidationContext, copied: Extract<Copy
   });
   if (!compiled.ok) return [{ path: '$', keyword: 'schema', message: compiled.message }];
   const value = copied.holder[0];
-  const failures = compiled.compiled.validate(value).map(restoreMultipleOf);
+  const failures = compiled.compiled.validate(value, options).map(restoreMultipleOf);
   return describeFailures(failures, value, (v) => (typeof v === 'number' ? exactOf.get(v) : undefined));
 }
 

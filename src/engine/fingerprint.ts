@@ -45,11 +45,11 @@ export function canonicalJson(value: unknown): string {
     const approx = Number(digits);
     const value = parseExactDecimal(digits);
     // A number the double holds exactly is canonicalised as that double (RFC 8785); any other keeps its digits.
-    if (value === undefined || !Number.isFinite(approx) || exactKey(value) === exactKey(exactOfDouble(approx))) return approx;
+    if (value === undefined || (Number.isFinite(approx) && exactKey(value) === exactKey(exactOfDouble(approx)))) return approx;
     placeholders++;
     return `sv${nonce}n${formatExact(value)}`;
   };
   const text = canonicalize(swap(value));
   if (text === undefined) throw new TypeError('value has no JSON form');
-  return placeholders === 0 ? text : text.replace(new RegExp(`"sv${nonce}n(-?[\\d.]+)"`, 'g'), '$1');
+  return placeholders === 0 ? text : text.replace(new RegExp(`"sv${nonce}n(-?[\\d.]+(?:e-?\\d+)?)"`, 'g'), '$1');
 }

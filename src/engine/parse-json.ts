@@ -1,4 +1,5 @@
-import { isSafeNumber, LosslessNumber, parse } from 'lossless-json';
+import { isLosslessNumber, LosslessNumber, parse } from 'lossless-json';
+import { isDoubleText } from './exact-decimal.ts';
 import { utf8Bytes } from './utf8-bytes.ts';
 
 /** Why JSON text was not accepted. */
@@ -11,38 +12,85 @@ export interface ParseJsonLimits {
   readonly maxDepth: number;
 }
 
-const integerLiteral = /^-?\d+$/;
-
-/** Integers must survive exactly; other numbers only when they are 2^53 or more (a fraction would be lost). */
-function exactAsDouble(digits: string): boolean {
-  if (integerLiteral.test(digits)) return isSafeNumber(digits);
-  return Math.abs(Number(digits)) < 2 ** 53 || isSafeNumber(digits);
-}
-
 /**
- * Parses JSON text losslessly: integers a double cannot hold stay exact as lossless-json `LosslessNumber`s,
- * every other number is a plain `number`. Size and nesting are checked on the raw text first, so a hostile
- * document never reaches the (recursive) parser. Duplicate keys with different values are malformed.
+ * Parses JSON text losslessly: a number whose text is not exactly a double (`9007199254740993`, `1e400`,
+ * `4503599627370496.5`) stays exact as a lossless-json `LosslessNumber`, every other number is a plain `number`.
+ * Size and nesting are checked on the raw text first, so a hostile document never reaches the (recursive)
+ * parser. Any duplicate object key is malformed, even with an equal value (RFC 8259 §4 leaves it open; I-JSON
+ * forbids it, and a gateway must not let two readers see two different objects).
  */
 export function parseJson(text: string, limits: ParseJsonLimits): ParseJsonResult {
   // A character is 1–3 UTF-8 bytes; count exactly only when the cheap bound is not enough.
   if (text.length > limits.maxBytes || (text.length * 3 > limits.maxBytes && utf8Bytes(text) > limits.maxBytes)) {
     return { ok: false, code: 'too_large', message: `over ${limits.maxBytes} bytes of JSON` };
   }
-  const depth = nesting(text, limits.maxDepth);
-  if (depth > limits.maxDepth) return { ok: false, code: 'too_deep', message: `nesting deeper than ${limits.maxDepth}` };
+  const scan = scanText(text, limits.maxDepth);
+  if (scan.deepest > limits.maxDepth) return { ok: false, code: 'too_deep', message: `nesting deeper than ${limits.maxDepth}` };
+  let value: unknown;
   try {
-    const value = parse(text, undefined, (digits: string) => (exactAsDouble(digits) ? Number(digits) : new LosslessNumber(digits)));
-    return { ok: true, value };
+    value = parse(text, undefined, (digits: string) => (isDoubleText(digits) ? Number(digits) : new LosslessNumber(digits)));
   } catch (error) {
     return { ok: false, code: 'malformed', message: error instanceof Error ? error.message : String(error) };
   }
+  // lossless-json keeps one member per repeated key when the values are equal: every ':' outside strings is a
+  // member, so fewer keys than that means a repeat somewhere.
+  if (countKeys(value) !== scan.members) {
+    const duplicate = findDuplicateKey(text);
+    const where = duplicate === undefined ? '' : ` ${JSON.stringify(duplicate.key.slice(0, 60))} at position ${duplicate.position}`;
+    return { ok: false, code: 'malformed', message: `duplicate object key${where}` };
+  }
+  return { ok: true, value };
 }
 
-/** Bracket nesting outside strings, scanning no further than one level past `max`. */
-function nesting(text: string, max: number): number {
+/** Keys of every object in a parsed value (its nesting is already bounded). */
+function countKeys(value: unknown): number {
+  if (typeof value !== 'object' || value === null || isLosslessNumber(value)) return 0;
+  let count = 0;
+  if (Array.isArray(value)) {
+    for (const item of value) count += countKeys(item);
+    return count;
+  }
+  for (const key of Object.keys(value)) count += 1 + countKeys((value as Record<string, unknown>)[key]);
+  return count;
+}
+
+/**
+ * The first repeated key of well-formed JSON text and where it starts: one pass with a key set per open object.
+ * A string is a key when it follows `{` or a `,` inside an object.
+ */
+function findDuplicateKey(text: string): { key: string; position: number } | undefined {
+  const open: (Set<string> | undefined)[] = [];
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x22) {
+      const start = i;
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+      const keys = open[open.length - 1];
+      if (expectKey && keys !== undefined) {
+        const raw = text.slice(start, i + 1);
+        const key = raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1);
+        if (keys.has(key)) return { key, position: start };
+        keys.add(key);
+      }
+      expectKey = false;
+    } else if (code === 0x7b) {
+      open.push(new Set());
+      expectKey = true;
+    } else if (code === 0x5b) {
+      open.push(undefined);
+      expectKey = false;
+    } else if (code === 0x5d || code === 0x7d) open.pop();
+    else if (code === 0x2c) expectKey = open[open.length - 1] !== undefined;
+  }
+  return undefined;
+}
+
+/** Bracket nesting and object members (`:`) outside strings, scanning no further than one level past `max`. */
+function scanText(text: string, max: number): { deepest: number; members: number } {
   let depth = 0;
   let deepest = 0;
+  let members = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
@@ -53,8 +101,9 @@ function nesting(text: string, max: number): number {
     else if (code === 0x5b || code === 0x7b) {
       depth++;
       if (depth > deepest) deepest = depth;
-      if (deepest > max) return deepest;
+      if (deepest > max) return { deepest, members };
     } else if (code === 0x5d || code === 0x7d) depth--;
+    else if (code === 0x3a) members++;
   }
-  return deepest;
+  return { deepest, members };
 }
