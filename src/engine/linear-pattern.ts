@@ -38,7 +38,12 @@ export function compileLinearPattern(pattern: string): LinearPattern {
   return compiled;
 }
 
-function compileUncached(pattern: string): LinearPattern {
+/** The same, always through RE2 and uncached: lets tests compare the translation with the native engine. */
+export function compileRe2Pattern(pattern: string): LinearPattern {
+  return compileUncached(pattern, false);
+}
+
+function compileUncached(pattern: string, nativeWhenSimple = true): LinearPattern {
   let native: RegExp;
   try {
     native = new NativeRegExp(pattern, 'u');
@@ -48,7 +53,7 @@ function compileUncached(pattern: string): LinearPattern {
   const translated = translatePattern(pattern, isRe2Script);
   if (!translated.ok)
     return { ok: false, kind: 'unsupported', reason: `uses ${translated.construct}, which the linear-time matcher cannot run` };
-  if (translated.simple) return { ok: true, matcher: native };
+  if (translated.simple && nativeWhenSimple) return { ok: true, matcher: native };
   try {
     const re2 = RE2JS.compile(translated.source);
     return { ok: true, matcher: { test: (input) => re2.test(input) } };
