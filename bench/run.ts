@@ -11,6 +11,15 @@ import { formatNs, formatSpread } from './format-units.ts';
 import { type GatewayLatency, measureGatewayLatency } from './gateway-latency.ts';
 import { defaultHarnessOptions, type Measurement, measure, pairedDifference } from './harness.ts';
 import { type HostOverhead, measureHostOverhead } from './host-overhead.ts';
+import {
+  hostileLines,
+  type InvalidResult,
+  invalidCases,
+  invalidSummaryLines,
+  invalidTable,
+  invalidTarget,
+  measureInvalidPath,
+} from './invalid-path.ts';
 import { burstSize, measureIsolation, pipelinedOptions, sequentialOptions } from './isolation.ts';
 import {
   breakdownLines,
@@ -38,11 +47,15 @@ const target = 1.3;
 /** Acceptance bars of the isolation layer (section 4). */
 const isolationTargets: IsolationTargets = { sequential: 1.2, pipelined: 0.5 };
 
-/** `--only isolation` runs section 4 alone (handy while working on the worker path). */
+/** `--only isolation` runs section 4 alone, `--only invalid` section 7 alone (handy while working on either). */
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
-if (only !== undefined && only !== 'isolation') throw new Error(`--only takes "isolation", not ${JSON.stringify(only)}`);
+if (only !== undefined && only !== 'isolation' && only !== 'invalid') {
+  throw new Error(`--only takes "isolation" or "invalid", not ${JSON.stringify(only)}`);
+}
 const full = only === undefined;
+const runIsolation = full || only === 'isolation';
+const runInvalid = full || only === 'invalid';
 
 const started = performance.now();
 const options = defaultHarnessOptions;
@@ -124,25 +137,28 @@ if (full) {
   );
 }
 
-console.log("\n4. Isolation: schemaval's worker mode against a bare worker_threads round trip, on each fixture's valid arguments");
-const bursts = fixtures.map((fixture) => `${fixture.name} ${burstSize[fixture.name]}`).join(', ');
-console.log(
-  "   floor = a worker that posts each message straight back; Comlink = the same echo behind comlink's node adapter;\n" +
-    "   client = schemaval's worker client sending an echo op (batching, data lane, shared-memory progress, watchdog; no engine);\n" +
-    `   pipelined = bursts of N calls issued at once (${bursts}), time per call = burst ÷ N; the client packs up\n` +
-    '   to 256 calls into one message, so it can beat the one-message-per-call floor; rounds of ' +
-    `~${sequentialOptions.batchMs} ms (sequential) and ~${pipelinedOptions.batchMs} ms (pipelined) batches, medians\n`,
-);
-const isolationStarted = performance.now();
-const isolation = await measureIsolation(fixtures);
-console.log(sequentialTable(isolation));
-console.log('');
-console.log(pipelinedTable(isolation));
-console.log('\n  Where the time goes (each step = paired difference to the row above it in the tables):');
-console.log(indent(breakdownLines(isolation)));
-console.log('\n  Busy time (event-loop utilisation of each thread, per call; separate short runs of each path, medians):\n');
-console.log(busyTable(isolation));
-console.log(`\n  ${startupLine(isolation)}; section 4 took ${((performance.now() - isolationStarted) / 1000).toFixed(1)} s`);
+let isolation: Awaited<ReturnType<typeof measureIsolation>> | undefined;
+if (runIsolation) {
+  console.log("\n4. Isolation: schemaval's worker mode against a bare worker_threads round trip, on each fixture's valid arguments");
+  const bursts = fixtures.map((fixture) => `${fixture.name} ${burstSize[fixture.name]}`).join(', ');
+  console.log(
+    "   floor = a worker that posts each message straight back; Comlink = the same echo behind comlink's node adapter;\n" +
+      "   client = schemaval's worker client sending an echo op (batching, data lane, shared-memory progress, watchdog; no engine);\n" +
+      `   pipelined = bursts of N calls issued at once (${bursts}), time per call = burst ÷ N; the client packs up\n` +
+      '   to 256 calls into one message, so it can beat the one-message-per-call floor; rounds of ' +
+      `~${sequentialOptions.batchMs} ms (sequential) and ~${pipelinedOptions.batchMs} ms (pipelined) batches, medians\n`,
+  );
+  const isolationStarted = performance.now();
+  isolation = await measureIsolation(fixtures);
+  console.log(sequentialTable(isolation));
+  console.log('');
+  console.log(pipelinedTable(isolation));
+  console.log('\n  Where the time goes (each step = paired difference to the row above it in the tables):');
+  console.log(indent(breakdownLines(isolation)));
+  console.log('\n  Busy time (event-loop utilisation of each thread, per call; separate short runs of each path, medians):\n');
+  console.log(busyTable(isolation));
+  console.log(`\n  ${startupLine(isolation)}; section 4 took ${((performance.now() - isolationStarted) / 1000).toFixed(1)} s`);
+}
 
 let host: HostOverhead | undefined;
 let gateway: GatewayLatency | undefined;
@@ -163,17 +179,35 @@ if (full) {
   console.log(`  gateway: p50 ${ms(gateway.gateway.p50Ms)}  p99 ${ms(gateway.gateway.p99Ms)}`);
 }
 
+let invalid: InvalidResult[] | undefined;
+if (runInvalid) {
+  console.log('\n7. Invalid instances: schemaval (issues in our words, capped, bounded) vs cfworker shortCircuit=false and ajv allErrors');
+  console.log(
+    '   each schema\'s wrong instance; "real 84 KB" is the real-world-sized schema with 100 resources failing every anyOf branch\n',
+  );
+  invalid = await measureInvalidPath(invalidCases(fixtures));
+  console.log(invalidTable(invalid));
+  console.log('\n   Hostile inputs of issue #9, once each in-process (compile + validate; before: up to hours, or a dead heap)\n');
+  console.log(hostileLines(engine.policy.timeBudgetMs).join('\n'));
+}
+
 if (full) {
   console.log(
     `\nSummary (acceptance: schemaval compileSchema().validate within ${target.toFixed(2)}x of raw cfworker on valid arguments)\n`,
   );
   console.log(indent(summaryLines(validation, target)));
 }
-console.log(
-  `\nIsolation (acceptance: sequential worker round trip within ${isolationTargets.sequential.toFixed(2)}x of the floor's plus ` +
-    `in-thread validation; pipelined small at least ${Math.round(isolationTargets.pipelined * 100)}% of the floor's throughput)\n`,
-);
-console.log(indent(isolationSummaryLines(isolation, isolationTargets)));
+if (invalid !== undefined) {
+  console.log(`\nInvalid instances (acceptance: at most ${invalidTarget}x of cfworker's full-output mode)\n`);
+  console.log(indent(invalidSummaryLines(invalid)));
+}
+if (isolation !== undefined) {
+  console.log(
+    `\nIsolation (acceptance: sequential worker round trip within ${isolationTargets.sequential.toFixed(2)}x of the floor's plus ` +
+      `in-thread validation; pipelined small at least ${Math.round(isolationTargets.pipelined * 100)}% of the floor's throughput)\n`,
+  );
+  console.log(indent(isolationSummaryLines(isolation, isolationTargets)));
+}
 if (host !== undefined) {
   console.log('\nHost adapter (withSchemaValidation callTool over InMemoryTransport, per call)\n');
   console.log(`  inline validator: ${(host.inline.medianNs / host.plain.medianNs).toFixed(2)}x of a plain call`);
