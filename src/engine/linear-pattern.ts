@@ -38,6 +38,12 @@ export function compileLinearPattern(pattern: string): LinearPattern {
   return compiled;
 }
 
+/** The cached matcher of a pattern compiled before, if any (no parsing, no eviction bookkeeping). */
+export function cachedLinearMatcher(pattern: string): LinearMatcher | undefined {
+  const known = cache.get(pattern);
+  return known?.ok ? known.matcher : undefined;
+}
+
 /** The same, always through RE2 and uncached: lets tests compare the translation with the native engine. */
 export function compileRe2Pattern(pattern: string): LinearPattern {
   return compileUncached(pattern, false);

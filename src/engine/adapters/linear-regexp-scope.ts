@@ -1,4 +1,4 @@
-import { compileLinearPattern, type LinearMatcher } from '../linear-pattern.ts';
+import { cachedLinearMatcher, compileLinearPattern, type LinearMatcher } from '../linear-pattern.ts';
 
 /** Captured at load, before any scope replaces the global. */
 const NativeRegExp = RegExp;
@@ -25,8 +25,10 @@ class LinearRegExp {
     if (flags !== 'u') throw new TypeError('only the u flag is available while patterns run in linear time');
     this.source = String(pattern);
     this.flags = flags;
+    // cfworker constructs one per `pattern` check: a pattern compiled before needs no parsing again.
+    this.matcher = cachedLinearMatcher(this.source);
     // Parsing only: never runs the backtracker. Throws the native SyntaxError.
-    new NativeRegExp(this.source, 'u');
+    if (this.matcher === undefined) new NativeRegExp(this.source, 'u');
   }
 
   test(input: string): boolean {
