@@ -73,6 +73,12 @@ describe('schemaval validate', () => {
     assert.match(io.err(), /instance from standard input not valid JSON/);
   });
 
+  it('exits 2 for an instance with a repeated key, even with an equal value', async () => {
+    const io = memoryIo({ 's.json': schema, '-': '{"path": "a", "path": "a"}' });
+    assert.equal(await main(['validate', '--schema', 's.json'], io), 2);
+    assert.match(io.err(), /not valid JSON: duplicate object key "path"/);
+  });
+
   it('reports an instance over the size bound as invalid at $', async () => {
     const io = memoryIo({ 's.json': '{"type":"string"}', '-': JSON.stringify('x'.repeat(1_100_000)) });
     assert.equal(await main(['validate', '--schema', 's.json'], io), 1);

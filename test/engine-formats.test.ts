@@ -82,3 +82,46 @@ describe('engine modes', () => {
     assert.deepEqual(engine.validateArguments(verdict?.fingerprint ?? '', { to: 'nope' }), { valid: true });
   });
 });
+
+describe('form formats are strict (RFC 3339, RFC 3986)', () => {
+  const cases: [string, string[], string[]][] = [
+    [
+      'uri',
+      ['https://example.com/a?b=c#d', 'http://[::1]:8080/x', 'urn:isbn:0451450523', 'mailto:ada@example.com', 'http://u:p@h/%41'],
+      ['http://example.com:port/', 'http://example.com/[x]', 'http://[::1::2]/', 'http://h/%4', '//example.com/a', 'http://a b/'],
+    ],
+    [
+      'date-time',
+      ['1998-12-31T23:59:60Z', '1998-12-31T15:59:60.123-08:00', '2024-01-02t03:04:05z', '2024-01-02T03:04:05.5+05:30'],
+      [
+        '2024-01-02 03:04:05Z',
+        '1998-12-31T22:59:60Z',
+        '2024-01-02T24:00:00Z',
+        '2024-02-30T00:00:00Z',
+        '2024-01-02T03:04:05+24:00',
+        '2024-01-02T03:04:05',
+      ],
+    ],
+    ['date', ['2024-02-29', '2000-02-29'], ['2023-02-29', '1900-02-29', '2024-1-01', '2024-04-31']],
+    [
+      'email',
+      ['ada@example.com', 'te~st@example.com', 'a@[127.0.0.1]', 'élise@exemple.fr'],
+      ['.a@b.com', 'a..b@c.com', 'a@-x.com', 'a@b@c', '@b.com'],
+    ],
+  ];
+  for (const [format, good, bad] of cases) {
+    it(`accepts strict ${format} values and rejects loose ones`, () => {
+      for (const value of good) assertValid({ type: 'string', format }, value, form);
+      for (const value of bad) {
+        assert.deepEqual(issuesOf({ type: 'string', format }, value, form), [
+          { path: '$', keyword: 'format', message: `${JSON.stringify(value)} is not a valid ${format}` },
+        ]);
+      }
+    });
+  }
+
+  it('reports a 200 KB uri with a bad port as a format failure', () => {
+    const long = `http://${'a'.repeat(200_000)}:x`;
+    assert.equal(issuesOf({ type: 'string', format: 'uri' }, long, form)[0]?.keyword, 'format');
+  });
+});

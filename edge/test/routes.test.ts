@@ -142,6 +142,14 @@ describe('POST /v1/validate', () => {
     }
   });
 
+  it('answers 400 bad_request for a repeated key, even with an equal value', async () => {
+    for (const body of ['{"a":1,"a":1}', '{"schema":true,"instance":{"id":1,"id":1}}']) {
+      const res = await json(await post(appWith(), '/v1/validate', body));
+      assert.equal(res.status, 400, body);
+      assert.match((res.body.error as { message: string }).message, /^body is not valid JSON: duplicate object key/);
+    }
+  });
+
   it('answers 400 bad_request when schema or instance is missing', async () => {
     for (const body of [
       '{"schema":{}}',

@@ -1,5 +1,6 @@
 import type { Issue } from '../protocol/issue.ts';
 import { describeValue } from './describe-value.ts';
+import { authoredFormat } from './form-formats.ts';
 import { jsonPath } from './json-path.ts';
 import { jsonType } from './json-type.ts';
 import type { LeafFailure } from './schema-validator-adapter.ts';
@@ -75,7 +76,7 @@ function messages(failure: LeafFailure, value: unknown, exact?: ExactNumbers): s
     case 'pattern':
       return [`does not match the pattern ${show(schema.pattern)}`];
     case 'format':
-      return [`${got()} is not a valid ${String(schema.format)}`];
+      return [`${got()} is not a valid ${authoredFormat(String(schema.format))}`];
     case 'minItems':
       return [`got ${plural(size(value), 'item')}, want at least ${bound('minItems')}`];
     case 'maxItems':

@@ -4,6 +4,7 @@ import type { Refusal } from '../protocol/refusal.ts';
 import type { SchemaWarning, WarningCode } from '../protocol/warning.ts';
 import { checkKeywordTypes } from './check-keywords.ts';
 import { createJsonObject } from './copy-json.ts';
+import { formFormatNames } from './form-formats.ts';
 import { jsonType } from './json-type.ts';
 import { annotationKeywords, foreignKeywords, subschemaKeywords } from './schema-keywords.ts';
 import { truncate } from './truncate.ts';
@@ -43,7 +44,8 @@ export interface SchemaIndex {
 /** How formats are treated: annotations (tool schemas) or the four elicitation formats asserted. */
 export type FormatMode = 'annotate' | 'assert-form';
 
-const formFormats = new Set(['email', 'uri', 'date', 'date-time']);
+/** Keywords other than subschema keywords whose value may be an object the validator reads. */
+const objectValued = new Set(['const', 'default', 'dependentRequired', '$vocabulary']);
 
 const falseMarker = Symbol('schemaval.false');
 
@@ -142,6 +144,14 @@ export function walkSchema(
       }
       const wrong = checkKeywordTypes(node, dialect);
       if (wrong !== undefined) refuse('invalid_schema', `#${pointer}/${wrong}`);
+      // An unknown keyword is an annotation: an `$id` or `$anchor` inside it is no identifier, but the validator
+      // would index any object it finds, so the copy drops object-valued unknowns (nothing can refer into them).
+      for (const key of Object.keys(node)) {
+        const value = node[key];
+        if (keywords[key] === undefined && !objectValued.has(key) && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+          delete node[key];
+        }
+      }
       // Not an identifier in this dialect, but the validator library would read it as one.
       if (typeof node[otherId] === 'string') delete node[otherId];
       if (typeof node.required === 'boolean') {
@@ -151,7 +161,12 @@ export function walkSchema(
           `#${pointer}: "required": true/false is draft-03 syntax and is ignored; list names in the parent's "required"`,
         );
       }
-      if (typeof node.format === 'string' && (formats === 'annotate' || !formFormats.has(node.format))) delete node.format;
+      if (typeof node.format === 'string') {
+        // Form formats are checked by our strict checkers, registered with the validator under their own names.
+        const strict = formats === 'assert-form' ? formFormatNames.get(node.format) : undefined;
+        if (strict === undefined) delete node.format;
+        else node.format = strict;
+      }
       if (typeof node.$ref === 'string' && legacyRefs) {
         // draft-04…07: everything beside $ref is ignored, an $id included.
         if (idKeyword in node) delete node[idKeyword];

@@ -1,7 +1,8 @@
 // The only module that imports @cfworker/json-schema (DESIGN §1).
-import { dereference, type OutputUnit, type SchemaDraft, validate } from '@cfworker/json-schema';
+import { dereference, format, type OutputUnit, type SchemaDraft, validate } from '@cfworker/json-schema';
 import type { Dialect } from '../../protocol/dialect.ts';
 import { createJsonObject } from '../copy-json.ts';
+import { formFormatCheckers } from '../form-formats.ts';
 import type {
   AdapterCompileInput,
   CompiledAdapterSchema,
@@ -11,6 +12,9 @@ import type {
 } from '../schema-validator-adapter.ts';
 import { isFalseSchema } from '../walk-schema.ts';
 import { hasPatterns, withLinearPatterns } from './linear-regexp-scope.ts';
+
+// The elicitation form formats, under names of our own: the library's own formats stay as they are for others.
+for (const [name, check] of Object.entries(formFormatCheckers)) format[name] = check;
 
 const drafts: Record<Dialect, SchemaDraft> = {
   '2020-12': '2020-12',
