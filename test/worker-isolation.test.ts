@@ -1,12 +1,12 @@
-// The engine in real worker_threads: time budget, crashes, batching, recovery.
+// The engine in real worker_threads: time budgets and whom a timeout blames, crashes, batching, recovery.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { Worker } from 'node:worker_threads';
 import { parseJson } from '../src/engine/index.ts';
 import { createValidator, type SpawnWorker, spawnNodeWorker, type Validator, type ValidatorError } from '../src/host/node.ts';
+import { timeoutsInARow } from '../src/host/too-slow.ts';
+import { bigTool, manyRows, roomyPolicy, rowsSchema, rowsTool } from './helpers/slow-work.ts';
 
-const redos = { type: 'string', pattern: '^(a+)+$' };
-const evil = `${'a'.repeat(32)}!`;
 const tool = { name: 'count', inputSchema: { type: 'object', properties: { n: { type: 'integer', maximum: 10 } }, required: ['n'] } };
 
 /** Runs a promise expected to reject, returning the error's code. */
@@ -23,60 +23,15 @@ describe('worker mode', () => {
   const workers: Worker[] = [];
   const validator: Validator = createValidator({ spawn: spawnNodeWorker({ onSpawn: (worker) => workers.push(worker) }) });
   after(() => validator.close());
-  let toolFingerprint = '';
 
   it('validates in a worker thread with the engine verdicts', async () => {
     const [verdict] = await validator.compileTools([tool]);
     assert.equal(verdict?.verdict, 'accepted');
-    toolFingerprint = verdict?.fingerprint ?? '';
     assert.deepEqual(await validator.validateArguments(verdict?.fingerprint ?? '', { n: 11 }), {
       valid: false,
       issues: [{ path: '$.n', keyword: 'maximum', message: 'got 11, want at most 10' }],
     });
     assert.equal(workers.length, 1);
-  });
-
-  it('times out a catastrophic regex, restarts the worker, and answers the next call', async () => {
-    const started = performance.now();
-    assert.equal(await codeOf(validator.validate(redos, evil)), 'TIMEOUT');
-    // Evaluated in full, this regex runs for about a minute; the budget ends it long before.
-    assert.ok(performance.now() - started < 20_000);
-    assert.deepEqual(await validator.validate({ type: 'string' }, 'fine'), { valid: true });
-    assert.equal(workers.length, 2, 'a fresh worker answered');
-  });
-
-  it('answers the innocent calls that shared a batch with a timed-out one', async () => {
-    const slow = { type: 'string', pattern: '^(b+)+$' };
-    const calls = [
-      validator.validate({ type: 'integer' }, 1),
-      validator.validate(slow, `${'b'.repeat(32)}!`),
-      validator.validate({ type: 'integer' }, 'two'),
-      validator.validate({ minimum: 3 }, 4),
-    ];
-    assert.deepEqual(
-      await Promise.all(
-        calls.map((call) =>
-          call.then(
-            (o) => ('valid' in o ? o.valid : o),
-            (e: ValidatorError) => e.code,
-          ),
-        ),
-      ),
-      [true, 'TIMEOUT', false, true],
-    );
-  });
-
-  it('remembers the slow schema as refused (too_slow) and fails fast without a call', async () => {
-    const outcome = await validator.validate(redos, evil);
-    assert.ok('refused' in outcome && outcome.refused.code === 'too_slow');
-    assert.equal(workers.length, 3, 'no new worker was needed');
-  });
-
-  it('re-teaches a fresh worker the tools it knew before the restart', async () => {
-    // The tool was compiled by the first worker only; the current one learns it on demand.
-    assert.equal(workers.length, 3);
-    assert.deepEqual(await validator.validateArguments(toolFingerprint, { n: 3 }), { valid: true });
-    assert.deepEqual(await validator.stats().then((s) => s.cachedTools), 1);
   });
 
   it('resolves 10,000 concurrent calls with the right verdicts', async () => {
@@ -118,6 +73,193 @@ describe('worker mode', () => {
     } finally {
       await counted.close();
     }
+  });
+});
+
+/** The outcome of a call as one comparable value: `valid`, the refusal code, or the error code. */
+function summary(call: Promise<unknown>): Promise<unknown> {
+  return call.then(
+    (outcome) => {
+      const o = outcome as { valid?: boolean; refused?: { code: string } };
+      return o.refused?.code ?? o.valid;
+    },
+    (error: ValidatorError) => error.code,
+  );
+}
+
+describe('a validation past its budget (the instance may be to blame)', () => {
+  const workers: Worker[] = [];
+  // 100 ms: a few rows validate in well under a millisecond; 100,000 rows take seconds. A call that sends a schema
+  // object has the compile budget on top (600 ms in all here).
+  const validator = createValidator({
+    timeBudgetMs: 100,
+    compileBudgetMs: 500,
+    policy: roomyPolicy,
+    spawn: spawnNodeWorker({ onSpawn: (worker) => workers.push(worker) }),
+  });
+  after(() => validator.close());
+  const few = { rows: [{ a: 'x', b: 1 }] };
+  let fingerprint = '';
+
+  it('fails that call with TIMEOUT; the next call on the same tool is answered by a fresh worker', async () => {
+    const [verdict] = await validator.compileTools([rowsTool]);
+    assert.equal(verdict?.verdict, 'accepted');
+    fingerprint = verdict?.fingerprint ?? '';
+    assert.equal(workers.length, 1);
+    assert.equal(await summary(validator.validateArguments(fingerprint, { rows: manyRows() })), 'TIMEOUT');
+    // The fresh worker has never seen the tool: it is taught again on demand, then validates.
+    assert.deepEqual(await validator.validateArguments(fingerprint, few), { valid: true });
+    assert.deepEqual(await validator.validateArguments(fingerprint, { rows: [{ a: 1 }] }), {
+      valid: false,
+      issues: [
+        { path: '$.rows[0]', keyword: 'required', message: 'missing required property "b"' },
+        { path: '$.rows[0].a', keyword: 'type', message: 'got integer, want string' },
+      ],
+    });
+    assert.equal(workers.length, 2, 'one restart');
+  });
+
+  it('does not refuse the tool: it stays accepted when compiled again', async () => {
+    const [verdict] = await validator.compileTools([rowsTool]);
+    assert.equal(verdict?.verdict, 'accepted');
+    assert.equal(verdict?.fingerprint, fingerprint);
+  });
+
+  it('answers the innocent calls that shared a batch with the timed-out one', async () => {
+    const calls = [
+      validator.validate({ type: 'integer' }, 1),
+      validator.validateArguments(fingerprint, few),
+      validator.validateArguments(fingerprint, { rows: manyRows() }),
+      validator.validate({ type: 'integer' }, 'two'),
+      validator.validate({ minimum: 3 }, 4),
+    ];
+    assert.deepEqual(await Promise.all(calls.map(summary)), [true, true, 'TIMEOUT', false, true]);
+    assert.equal(workers.length, 3);
+  });
+
+  it(`refuses the tool (too_slow) after ${timeoutsInARow} timeouts in a row; a finished validation in between starts the count over`, async () => {
+    // The batch above ended with a finished validation of this tool, so its count is at 0.
+    assert.equal(timeoutsInARow, 3);
+    assert.equal(await summary(validator.validateArguments(fingerprint, { rows: manyRows() })), 'TIMEOUT');
+    assert.equal(await summary(validator.validateArguments(fingerprint, { rows: manyRows() })), 'TIMEOUT');
+    // Two timeouts since the last success: without the start-over, the one before the batch would make it three.
+    const [still] = await validator.compileTools([rowsTool]);
+    assert.equal(still?.verdict, 'accepted');
+    assert.equal(await summary(validator.validateArguments(fingerprint, { rows: manyRows() })), 'TIMEOUT');
+    const spawned = workers.length;
+    const outcome = await validator.validateArguments(fingerprint, few);
+    assert.ok('refused' in outcome && outcome.refused.code === 'too_slow', JSON.stringify(outcome));
+    assert.match(outcome.refused.message, /3 times in a row/);
+    assert.equal(workers.length, spawned, 'answered without a worker');
+    const [refused] = await validator.compileTools([rowsTool]);
+    assert.equal(refused?.verdict, 'refused');
+    assert.equal(refused?.input?.ok === false && refused.input.code, 'too_slow');
+  });
+
+  it('counts a schema object the same way: one timeout fails one call, the schema still validates', async () => {
+    const schema = { type: 'array', items: rowsSchema.items, maxItems: 1_000_000 };
+    assert.equal(await summary(validator.validate(schema, manyRows())), 'TIMEOUT');
+    assert.deepEqual(await validator.validate(schema, [{ a: 'x', b: 2 }]), { valid: true });
+  });
+});
+
+describe('compile budgets are per tool', () => {
+  const workers: Worker[] = [];
+  /** Compiles `tools` alone on `validator`, returning how long it took (ms). */
+  const timed = async (validator: Validator, tools: unknown[]): Promise<number> => {
+    const started = performance.now();
+    const verdicts = await validator.compileTools(tools);
+    assert.ok(verdicts.every((verdict) => verdict.verdict === 'accepted'));
+    return performance.now() - started;
+  };
+  // Sized on this machine: one ~220 KB tool's warm compile time sets the budget (at least 500 ms, five such
+  // compiles), and the page holds enough tools to need three budgets in all.
+  let budget = 0;
+  let pageSize = 0;
+  let validator: Validator | undefined;
+  after(() => validator?.close());
+
+  it('compiles a page that needs several compile budgets in all, each tool within its own, without TIMEOUT', async () => {
+    const probe = createValidator({ timeBudgetMs: 100, compileBudgetMs: 30_000 });
+    let one: number;
+    try {
+      await timed(probe, [bigTool('probe-a')]);
+      one = await timed(probe, [bigTool('probe-b')]);
+    } finally {
+      await probe.close();
+    }
+    budget = Math.max(500, Math.ceil(5 * one));
+    pageSize = Math.min(60, Math.ceil((3 * budget) / one));
+    validator = createValidator({
+      timeBudgetMs: 100,
+      compileBudgetMs: budget,
+      policy: roomyPolicy,
+      spawn: spawnNodeWorker({ onSpawn: (worker) => workers.push(worker) }),
+    });
+    const page = Array.from({ length: pageSize }, (_, i) => bigTool(`page-${i}`));
+    const elapsed = await timed(validator, page);
+    // The point of the test: one budget for the page would have run out.
+    assert.ok(elapsed > budget, `the page took ${elapsed.toFixed(0)} ms, under one ${budget} ms budget: make it bigger`);
+    assert.equal(workers.length, 1, 'no restart');
+  });
+
+  it('refuses only the tool whose compile overruns its budget (too_slow); the others get their verdicts', async () => {
+    assert.ok(validator !== undefined);
+    const before = workers.length;
+    // ~6 MB with 3,000 resource kinds: seconds to compile, admitted only because the test's policy is roomy.
+    const hostile = bigTool('hostile', 3000);
+    const page = [
+      ...Array.from({ length: 4 }, (_, i) => bigTool(`before-${i}`)),
+      hostile,
+      ...Array.from({ length: 4 }, (_, i) => bigTool(`after-${i}`)),
+      { name: 'count', inputSchema: { type: 'object', properties: { profile: { $ref: 'https://example.com/p.json' } } } },
+    ];
+    const verdicts = await validator.compileTools(page);
+    assert.deepEqual(
+      verdicts.map((verdict) => verdict.verdict),
+      ['accepted', 'accepted', 'accepted', 'accepted', 'refused', 'accepted', 'accepted', 'accepted', 'accepted', 'refused'],
+    );
+    const slow = verdicts[4];
+    assert.equal(slow?.name, 'apply_hostile');
+    assert.match(slow?.fingerprint ?? '', /^[0-9a-f]{64}$/);
+    assert.equal(slow?.input?.ok === false && slow.input.code, 'too_slow');
+    assert.equal(verdicts[9]?.input?.ok === false && verdicts[9].input.code, 'remote_ref');
+    assert.equal(workers.length, before + 1, 'one restart, for the hostile tool');
+
+    // Listed again (new objects, same definitions): refused at once, without sending it to a worker again.
+    const again = await validator.compileTools(structuredClone(page));
+    assert.deepEqual(
+      again.map((verdict) => verdict.verdict),
+      verdicts.map((verdict) => verdict.verdict),
+    );
+    assert.equal(again[4]?.fingerprint, slow?.fingerprint);
+    assert.equal(workers.length, before + 1, 'no further restart');
+  });
+
+  it('refuses a schema whose compile overruns its budget, from compile() too', async () => {
+    assert.ok(validator !== undefined);
+    const schema = bigTool('hostile-schema', 3000).inputSchema;
+    const info = await validator.compile(schema);
+    assert.equal(info.refusal?.code, 'too_slow');
+    const outcome = await validator.validate(schema, {});
+    assert.ok('refused' in outcome && outcome.refused.code === 'too_slow');
+    assert.deepEqual(
+      await validator.compileTools([{ name: 'fine', inputSchema: { type: 'object' } }]).then((v) => v[0]?.verdict),
+      'accepted',
+    );
+  });
+
+  it('numbers malformed entries by their place in the list, as the engine does', async () => {
+    assert.ok(validator !== undefined);
+    const verdicts = await validator.compileTools([{ name: 'ok', inputSchema: { type: 'object' } }, 42, { inputSchema: {} }]);
+    assert.deepEqual(
+      verdicts.map((verdict) => [verdict.name, verdict.verdict, verdict.input?.ok === false ? verdict.input.message : null]),
+      [
+        ['ok', 'accepted', null],
+        ['tools[1]', 'refused', 'tools[1] is not a tool: want an object with a string "name"'],
+        ['tools[2]', 'refused', 'tools[2] is not a tool: want an object with a string "name"'],
+      ],
+    );
   });
 });
 
@@ -166,10 +308,19 @@ describe('exact numbers across the worker boundary', () => {
 describe('a crashed worker', () => {
   it('rejects every pending call with WORKER_CRASHED, and the next call works on a fresh worker', async () => {
     const workers: Worker[] = [];
-    const validator = createValidator({ timeBudgetMs: 30_000, spawn: spawnNodeWorker({ onSpawn: (worker) => workers.push(worker) }) });
+    const validator = createValidator({
+      timeBudgetMs: 30_000,
+      policy: roomyPolicy,
+      spawn: spawnNodeWorker({ onSpawn: (worker) => workers.push(worker) }),
+    });
     try {
       await validator.validate({ type: 'string' }, 'warm up');
-      const pending = [validator.validate(redos, evil), validator.validate({ type: 'string' }, 'x'), validator.compile({ type: 'null' })];
+      // Seconds of legitimate work, so the worker is still busy with it when it is terminated.
+      const pending = [
+        validator.validate(rowsSchema, manyRows()),
+        validator.validate({ type: 'string' }, 'x'),
+        validator.compile({ type: 'null' }),
+      ];
       setTimeout(() => void workers[0]?.terminate(), 100);
       assert.deepEqual(await Promise.all(pending.map(codeOf)), ['WORKER_CRASHED', 'WORKER_CRASHED', 'WORKER_CRASHED']);
       assert.deepEqual(await validator.validate({ type: 'string' }, 1), {

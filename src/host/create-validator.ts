@@ -4,7 +4,7 @@ import type { Policy } from '../protocol/policy.ts';
 import type { ValidatorService } from '../protocol/validator-service.ts';
 import { createInlineService } from './inline-service.ts';
 import { ValidatorError } from './validator-error.ts';
-import { createWorkerClient } from './worker-client.ts';
+import { createWorkerClient, defaultCompileBudgetMs } from './worker-client.ts';
 import type { SpawnWorker } from './worker-handle.ts';
 import { createWorkerService } from './worker-service.ts';
 
@@ -13,6 +13,11 @@ export interface ValidatorOptions {
   readonly mode?: 'worker' | 'inline';
   /** Wall-clock budget of one call in worker mode (DESIGN §2: 250 ms). */
   readonly timeBudgetMs?: number;
+  /**
+   * Worker mode: wall-clock budget of compiling one schema or one tool (each tool of `compileTools` has its own).
+   * Default: eight validation budgets, at least 2 s.
+   */
+  readonly compileBudgetMs?: number;
   readonly policy?: Partial<Policy>;
   /** How to start a worker; `schemaval/host` supplies the platform's default. */
   readonly spawn?: SpawnWorker;
@@ -61,9 +66,12 @@ export function createValidator(options: ValidatorOptions = {}): Validator {
   }
   if (options.spawn === undefined)
     throw new ValidatorError('INVALID_ARGUMENT', 'worker mode needs a spawn function (schemaval/host provides one)');
+  const compileBudgetMs = options.compileBudgetMs ?? defaultCompileBudgetMs(policy.timeBudgetMs);
+  if (!(compileBudgetMs > 0)) throw new ValidatorError('INVALID_ARGUMENT', `compileBudgetMs must be positive, got ${compileBudgetMs}`);
   const client = createWorkerClient({
     spawn: options.spawn,
     timeBudgetMs: policy.timeBudgetMs,
+    compileBudgetMs,
     maxBatch: options.maxBatch ?? 256,
     now: () => performance.now(),
     engine: { policy },
@@ -71,7 +79,7 @@ export function createValidator(options: ValidatorOptions = {}): Validator {
   return {
     mode,
     policy,
-    ...createWorkerService(client, policy.timeBudgetMs),
+    ...createWorkerService(client, { timeBudgetMs: policy.timeBudgetMs, compileBudgetMs }),
     close: async () => client.close(),
   };
 }

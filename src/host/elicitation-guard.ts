@@ -30,7 +30,8 @@ export function wrapElicitation(client: Client, validator: ValidatorService): vo
         outcome = await validator.validateElicitation(schema, content);
       } catch (error) {
         if ((error as { code?: unknown }).code !== 'TIMEOUT') throw error;
-        throw invalidParams('Elicitation answer could not be checked in time; it was not sent', { code: 'too_slow' });
+        // That answer fails; the next one is checked again (a slow check is not the schema's fault by itself).
+        throw invalidParams('Elicitation answer could not be checked in time; it was not sent', { code: 'timeout' });
       }
       if ('refused' in outcome) throw invalidParams(`Elicitation refused: ${outcome.refused.message}`, { code: outcome.refused.code });
       if (!outcome.valid) {

@@ -54,10 +54,14 @@ export interface SchemaValidationOptions {
 
 interface Entry {
   readonly tool: Tool;
-  readonly verdict: ToolVerdict;
+  /** Replaced when the validator refuses the tool after it was listed (validations kept overrunning the budget). */
+  verdict: ToolVerdict;
   /** Whether the validator holds this tool's compiled schemas (a verdict from the cache compiles lazily). */
   compiled: boolean;
 }
+
+/** A check's outcome, or the message of a check that overran its time budget. */
+type Checked = ValidationOutcome | { readonly timedOut: string };
 
 /** At most this many `tools/list` pages are read when a call names a tool the adapter has not seen. */
 const maxPages = 100;
@@ -130,14 +134,25 @@ export function withSchemaValidation<C extends Client>(client: C, options: Schem
     throw invalidParams(message, { tool, code, ...(issues ? { issues } : {}) });
   };
 
-  /** A validation that overran its budget is a refusal of that schema, never a reason to send unchecked. */
-  const checked = async (run: () => Promise<ValidationOutcome>): Promise<ValidationOutcome> => {
+  /**
+   * A validation that overran its budget fails that check (`timeout`), never a reason to send unchecked; the tool
+   * stays listed and callable (the instance may be what was slow). A schema the validator refuses from then on
+   * (`too_slow`, it kept overrunning) is marked refused here too, so the next `listTools` leaves the tool out.
+   */
+  const checked = async (entry: Entry, side: 'input' | 'output', run: () => Promise<ValidationOutcome>): Promise<Checked> => {
+    let outcome: ValidationOutcome;
     try {
-      return await run();
+      outcome = await run();
     } catch (error) {
       if ((error as { code?: unknown }).code !== 'TIMEOUT') throw error;
-      return { refused: { code: 'too_slow', message: error instanceof Error ? error.message : 'validation ran past its time budget' } };
+      return { timedOut: error instanceof Error ? error.message : 'validation ran past its time budget' };
     }
+    if ('refused' in outcome && entry.verdict.verdict === 'accepted') {
+      const verdict: ToolVerdict = { ...entry.verdict, verdict: 'refused', [side]: { ok: false, ...outcome.refused } };
+      entry.verdict = verdict;
+      if (verdict.fingerprint !== '') await cache.set(keyPrefix + verdict.fingerprint, verdict);
+    }
+    return outcome;
   };
 
   const callTool = async (
@@ -169,7 +184,14 @@ export function withSchemaValidation<C extends Client>(client: C, options: Schem
         await validator.compileTools([entry.tool]);
         entry.compiled = true;
       }
-      const outcome = await checked(() => validator.validateArguments(verdict.fingerprint, params.arguments ?? {}));
+      const outcome = await checked(entry, 'input', () => validator.validateArguments(verdict.fingerprint, params.arguments ?? {}));
+      if ('timedOut' in outcome) {
+        return refuseCall(
+          name,
+          'timeout',
+          `Tool "${name}": arguments could not be checked in time (${outcome.timedOut}); the call was not sent`,
+        );
+      }
       if ('refused' in outcome) {
         return refuseCall(
           name,
@@ -205,8 +227,12 @@ export function withSchemaValidation<C extends Client>(client: C, options: Schem
       await validator.compileTools([entry.tool]);
       entry.compiled = true;
     }
-    const outcome = await checked(() => validator.validateStructured(entry.verdict.fingerprint, result.structuredContent));
-    if ('refused' in outcome) {
+    const outcome = await checked(entry, 'output', () => validator.validateStructured(entry.verdict.fingerprint, result.structuredContent));
+    if ('timedOut' in outcome) {
+      const message = `Tool "${name}": structuredContent could not be checked in time (${outcome.timedOut})`;
+      if (output === 'enforce') throw invalidParams(message, { tool: name, code: 'timeout' });
+      warn({ tool: name, code: 'timeout', message });
+    } else if ('refused' in outcome) {
       const message = `Tool "${name}": structuredContent cannot be checked (${outcome.refused.code}: ${outcome.refused.message})`;
       if (output === 'enforce') throw invalidParams(message, { tool: name, code: outcome.refused.code });
       warn({ tool: name, code: outcome.refused.code, message });

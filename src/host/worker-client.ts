@@ -12,7 +12,7 @@ interface Pending {
   seq: number;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: ValidatorError) => void;
-  /** Called when this request overran the budget, so the host can remember its schema as too slow. */
+  /** Called when this request overran its budget, before it rejects, so the host can decide whom to blame. */
   readonly onTimeout?: () => void;
 }
 
@@ -27,9 +27,10 @@ interface Live {
   readonly batches: Pending[][];
   /** Requests in `batches`. */
   inFlight: number;
-  /** Sequence numbers: of the last request sent, and of the last one known finished. */
+  /** Sequence numbers: of the last request sent, of the last one known finished, and (shared memory) started. */
   sent: number;
   finished: number;
+  started: number;
   /** When the worker was last seen making progress (or was handed work while idle). */
   lastActivity: number;
   readonly watchdog: Ticker;
@@ -45,6 +46,8 @@ interface Live {
 export interface WorkerClientOptions {
   readonly spawn: SpawnWorker;
   readonly timeBudgetMs: number;
+  /** Budget of one compile request (`compile`, or `compileTools` with one tool: the host sends one per tool). */
+  readonly compileBudgetMs?: number;
   /** Requests per message (DESIGN: calls issued together travel together). */
   readonly maxBatch: number;
   readonly now: () => number;
@@ -60,8 +63,11 @@ export interface WorkerClient {
 
 /** Loading a worker takes longer than a validation may; a separate, generous bound covers start-up. */
 const startupMs = 30_000;
-/** The budget of a compile request: eight validation budgets, and at least two seconds. */
-export const compileBudgetMs = (timeBudgetMs: number): number => Math.max(8 * timeBudgetMs, 2000);
+/**
+ * The default budget of one compile request: eight validation budgets, and at least two seconds. A legitimate
+ * 230 KB tool compiles in 50–170 ms (cold worker); compiling is bounded by the static policy anyway.
+ */
+export const defaultCompileBudgetMs = (timeBudgetMs: number): number => Math.max(8 * timeBudgetMs, 2000);
 
 /** The watchdog looks at the worker this often while it holds requests (at most; a quarter of small budgets). */
 const maxCheckMs = 50;
@@ -69,10 +75,10 @@ const maxCheckMs = 50;
 /**
  * Requests made in the same tick are sent as one batch (one message each way) on the worker's data lane, a
  * `MessagePort` handed over once through Comlink's `init`. The worker reports each finished request's sequence
- * number (in shared memory where it can, else on the lane), so when nothing has finished for `timeBudgetMs` the
- * host knows which request is stuck: that one rejects with `TIMEOUT`, the worker is terminated, and everything
- * else it held is sent again to a fresh worker. A worker that dies on its own rejects what it held with
- * `WORKER_CRASHED`.
+ * number (in shared memory where it can, with each started one's too, else on the lane), so when a request has
+ * run past its budget the host knows which one is stuck: it rejects with `TIMEOUT` (its `onTimeout` is told
+ * first, so the caller can decide whom to blame), the worker is terminated, and everything else it held is sent
+ * again to a fresh worker. A worker that dies on its own rejects what it held with `WORKER_CRASHED`.
  */
 export function createWorkerClient(options: WorkerClientOptions): WorkerClient {
   let queue: Pending[] = [];
@@ -80,13 +86,14 @@ export function createWorkerClient(options: WorkerClientOptions): WorkerClient {
   let scheduled = false;
   let closed = false;
   const checkMs = Math.max(1, Math.min(maxCheckMs, options.timeBudgetMs / 4));
+  const compileBudgetMs = options.compileBudgetMs ?? defaultCompileBudgetMs(options.timeBudgetMs);
 
   const start = (): Live => {
     const handle = options.spawn();
     const remote = wrap<WorkerApi>(handle.endpoint);
     // Messages arrive asynchronously, so `state` is set by the time the first one does.
     const { port: lane, remote: workerLane } = handle.lane((data) => received(state, data));
-    const shared = handle.sharedMemory && typeof SharedArrayBuffer === 'function' ? new Int32Array(new SharedArrayBuffer(4)) : undefined;
+    const shared = handle.sharedMemory && typeof SharedArrayBuffer === 'function' ? new Int32Array(new SharedArrayBuffer(8)) : undefined;
     const state: Live = {
       handle,
       remote,
@@ -96,6 +103,7 @@ export function createWorkerClient(options: WorkerClientOptions): WorkerClient {
       inFlight: 0,
       sent: 0,
       finished: 0,
+      started: 0,
       lastActivity: options.now(),
       watchdog: createTicker(checkMs, () => check(state)),
       startup: undefined,
@@ -159,13 +167,20 @@ export function createWorkerClient(options: WorkerClientOptions): WorkerClient {
   /** Reads the progress the worker stored in shared memory (numbers travel modulo 2^32). */
   const observe = (state: Live): void => {
     if (state.shared === undefined) return;
-    const stored = Atomics.load(state.shared, 0);
-    const finished = state.sent - (((state.sent | 0) - stored) >>> 0);
-    if (finished <= state.finished) return;
-    state.finished = finished;
-    // It finished some time since the last look; counting from now never blames a request early.
+    const finished = state.sent - (((state.sent | 0) - Atomics.load(state.shared, 0)) >>> 0);
+    const started = state.sent - (((state.sent | 0) - Atomics.load(state.shared, 1)) >>> 0);
+    if (finished <= state.finished && started <= state.started) return;
+    if (finished > state.finished) state.finished = finished;
+    if (started > state.started) state.started = started;
+    // It finished or started one some time since the last look; counting from now never blames a request early.
     state.lastActivity = options.now();
   };
+
+  /**
+   * Whether the worker is known not to have started this request yet: it is still receiving (deserializing) the
+   * batch, which is charged to no request in it. Known only with shared memory; without, it counts as started.
+   */
+  const notStarted = (state: Live, pending: Pending): boolean => state.shared !== undefined && pending.seq > state.started;
 
   /** The watchdog: every `checkMs` while the worker holds requests. */
   const check = (state: Live): void => {
@@ -180,10 +195,11 @@ export function createWorkerClient(options: WorkerClientOptions): WorkerClient {
     const idle = options.now() - state.lastActivity;
     if (idle < options.timeBudgetMs) state.watchdog.arm();
     else {
-      // Compiling gets a larger budget than validating: a legitimate 84 KB schema can take longer than 250 ms
-      // to compile in a cold worker, and compilation is bounded by the static policy anyway.
+      // A request that compiles gets a larger budget than one that only validates (see `budgetOf`).
       const stuck = firstUnfinished(state);
-      if (stuck !== undefined && idle < budgetOf(stuck.request)) state.watchdog.arm();
+      // Receiving a batch is bounded by its size, which the host has just serialized; a generous bound all the same.
+      const bound = stuck === undefined ? 0 : notStarted(state, stuck) ? startupMs : budgetOf(stuck.request);
+      if (idle < bound) state.watchdog.arm();
       else timedOut(state);
     }
   };
@@ -196,8 +212,24 @@ export function createWorkerClient(options: WorkerClientOptions): WorkerClient {
     return undefined;
   };
 
-  const budgetOf = (request: WorkerRequest): number =>
-    request.op === 'compileTools' || request.op === 'compile' ? compileBudgetMs(options.timeBudgetMs) : options.timeBudgetMs;
+  /**
+   * Compiling may take longer than validating (a legitimate large schema in a cold worker), so a request that
+   * compiles has the compile budget, plus the validation budget when it validates too (a schema sent as an object).
+   */
+  const budgetOf = (request: WorkerRequest): number => {
+    switch (request.op) {
+      case 'compile':
+      case 'compileTools':
+        return compileBudgetMs;
+      case 'validateElicitation':
+        return compileBudgetMs + options.timeBudgetMs;
+      case 'validate':
+      case 'validateJson':
+        return typeof request.schema === 'string' ? options.timeBudgetMs : compileBudgetMs + options.timeBudgetMs;
+      default:
+        return options.timeBudgetMs;
+    }
+  };
 
   const timedOut = (state: Live): void => {
     const stuck = firstUnfinished(state);
@@ -211,7 +243,8 @@ export function createWorkerClient(options: WorkerClientOptions): WorkerClient {
     const rest = takeInFlight(state).filter((pending) => pending !== blamed);
     retire(state);
     blamed.onTimeout?.();
-    const what = budgetOf(blamed.request) === options.timeBudgetMs ? 'validation' : 'compiling';
+    const op = blamed.request.op;
+    const what = op === 'compile' || op === 'compileTools' ? 'compiling' : 'validation';
     blamed.reject(new ValidatorError('TIMEOUT', `${what} ran past its ${budgetOf(blamed.request)} ms budget; the worker was restarted`));
     // Innocent requests (finished but unanswered, or not started) go again, ahead of anything newer.
     queue = rest.concat(queue);

@@ -1,4 +1,6 @@
+import { fingerprint, toolFingerprint } from '../engine/fingerprint.ts';
 import type { EngineStats, ValidationOutcome } from '../protocol/outcome.ts';
+import type { Refusal } from '../protocol/refusal.ts';
 import type { ToolVerdict } from '../protocol/tool.ts';
 import type { CompiledSchemaInfo, SchemaOrFingerprint, ValidatorService, WorkerRequest } from '../protocol/validator-service.ts';
 import { createTooSlowRegistry } from './too-slow.ts';
@@ -8,16 +10,28 @@ import type { WorkerClient } from './worker-client.ts';
 /** What a schema or tool fingerprint was made from, so it can be sent again to a fresh worker. */
 type Source = { readonly kind: 'schema'; readonly schema: unknown } | { readonly kind: 'tool'; readonly tool: unknown };
 
+export interface WorkerServiceOptions {
+  readonly timeBudgetMs: number;
+  readonly compileBudgetMs: number;
+  /** Sources remembered for re-teaching a fresh worker (LRU). */
+  readonly capacity?: number;
+}
+
 /**
  * The `ValidatorService` on the host side of a worker. Schemas and tools cross once and are referred to by
  * fingerprint afterwards; when a fresh worker does not know a fingerprint (after a restart, or its LRU evicted
- * it), the source is sent again and the call retried once. A schema whose validation overran the budget is
- * answered `too_slow` from then on, without a call.
+ * it), the source is sent again and the call retried once. `compileTools` sends each tool as its own request, so
+ * each has its own compile budget and a tool whose compile overruns it is refused `too_slow` alone. A validation
+ * that overruns its budget fails that call (`TIMEOUT`); the schema is refused only when it keeps doing so
+ * (`too-slow.ts`).
  */
-export function createWorkerService(client: WorkerClient, timeBudgetMs: number, capacity = 4096): ValidatorService {
-  const tooSlow = createTooSlowRegistry(timeBudgetMs);
+export function createWorkerService(client: WorkerClient, options: WorkerServiceOptions): ValidatorService {
+  const capacity = options.capacity ?? 4096;
+  const tooSlow = createTooSlowRegistry(options.timeBudgetMs, options.compileBudgetMs);
   const sources = new Map<string, Source>();
   const fingerprintOf = new WeakMap<object, string>();
+  /** Names of tools refused for a slow compile, so a page only hashes the tools that share such a name. */
+  const slowToolNames = new Set<string>();
 
   const remember = (fingerprint: string, source: Source): void => {
     if (fingerprint === '') return;
@@ -26,40 +40,102 @@ export function createWorkerService(client: WorkerClient, timeBudgetMs: number, 
     if (sources.size > capacity) sources.delete(sources.keys().next().value as string);
   };
 
-  /** Sends a request that names a fingerprint; re-teaches the worker once if it has forgotten it. */
-  const byFingerprint = (fingerprint: string, request: WorkerRequest): Promise<unknown> =>
+  /** Sends a validation that names a fingerprint; re-teaches the worker once if it has forgotten it. */
+  const byFingerprint = (fingerprint: string, request: WorkerRequest): Promise<unknown> => {
+    const blame = (): void => void tooSlow.validationTimedOut(fingerprint);
     // Promise chains rather than async functions: this is every call's path, and each async layer costs ticks.
-    client
-      .send(request, () => tooSlow.mark(fingerprint))
-      .catch((error: unknown) => {
+    return client.send(request, blame).then(
+      (answer) => {
+        if (tooSlow.streaking(fingerprint)) tooSlow.finished(fingerprint);
+        return answer;
+      },
+      (error: unknown) => {
         const source = sources.get(fingerprint);
         if ((error as ValidatorError).code !== 'UNKNOWN_FINGERPRINT' || source === undefined) throw error;
-        return client
-          .send(source.kind === 'tool' ? { op: 'compileTools', tools: [source.tool] } : { op: 'compile', schema: source.schema })
-          .then(() => client.send(request, () => tooSlow.mark(fingerprint)));
+        const teach: Promise<unknown> =
+          source.kind === 'tool' ? compileTool(source.tool) : compileSchema(source.schema, { op: 'compile', schema: source.schema });
+        return teach.then(() => {
+          // Its compile overran the budget this time: refused now, nothing left to ask the worker.
+          const refusal = tooSlow.refusal(fingerprint);
+          if (refusal !== undefined) return refusedAnswer(request, refusal);
+          return client.send(request, blame).then((answer) => {
+            tooSlow.finished(fingerprint);
+            return answer;
+          });
+        });
+      },
+    );
+  };
+
+  /** A validation that compiles its schema object first: a timeout is blamed like a validation's (either could be slow). */
+  const withSchemaObject = (schema: unknown, request: WorkerRequest): Promise<unknown> =>
+    client
+      .send(request, () => void tooSlow.validationTimedOut(schema))
+      .then((answer) => {
+        tooSlow.finished(schema);
+        return answer;
       });
 
-  const validateSchema = async (
-    schema: SchemaOrFingerprint,
-    op: 'validate' | 'validateJson',
-    payload: unknown,
-  ): Promise<ValidationOutcome> => {
+  /** One tool, one request, one compile budget. A compile that overruns it refuses the tool (`too_slow`). */
+  const compileTool = (tool: unknown): Promise<ToolVerdict> => {
+    let timedOut = false;
+    return client
+      .send({ op: 'compileTools', tools: [tool] }, () => {
+        timedOut = true;
+      })
+      .then(
+        (verdicts) => (verdicts as ToolVerdict[])[0] as ToolVerdict,
+        async (error: unknown) => {
+          if (!timedOut) throw error;
+          const print = await toolFingerprint(tool as { name: unknown }).catch(() => '');
+          tooSlow.compileTimedOut(print);
+          slowToolNames.add((tool as { name: string }).name);
+          return slowVerdict(tool as NamedTool, print, tooSlow.refusal(print));
+        },
+      );
+  };
+
+  /** A compile request for a schema object; a timeout refuses the schema (`too_slow`) rather than rejecting. */
+  const compileSchema = async (schema: unknown, request: WorkerRequest): Promise<CompiledSchemaInfo> => {
+    let timedOut = false;
+    try {
+      return (await client.send(request, () => {
+        timedOut = true;
+      })) as CompiledSchemaInfo;
+    } catch (error) {
+      if (!timedOut) throw error;
+      const print = await fingerprint(schema).catch(() => '');
+      tooSlow.compileTimedOut(print);
+      tooSlow.compileTimedOut(schema);
+      return { fingerprint: print, refusal: tooSlow.refusal(schema) ?? null, warnings: [] };
+    }
+  };
+
+  /** The verdict a tool refused for a slow compile had, without asking the worker again; undefined otherwise. */
+  const knownSlow = async (tool: NamedTool): Promise<ToolVerdict | undefined> => {
+    const print = await toolFingerprint(tool).catch(() => '');
+    const refusal = tooSlow.refusal(print);
+    return refusal === undefined ? undefined : slowVerdict(tool, print, refusal);
+  };
+
+  const validateSchema = (schema: SchemaOrFingerprint, op: 'validate' | 'validateJson', payload: unknown): Promise<ValidationOutcome> => {
     const known =
       typeof schema === 'string' ? schema : typeof schema === 'object' && schema !== null ? fingerprintOf.get(schema) : undefined;
-    if (tooSlow.has(schema) || (known !== undefined && tooSlow.has(known))) return tooSlow.refusal();
+    const refusal = tooSlow.refusal(schema) ?? (known === undefined ? undefined : tooSlow.refusal(known));
+    if (refusal !== undefined) return Promise.resolve({ refused: refusal });
     if (known !== undefined) {
-      const answer = (await byFingerprint(known, validationRequest(op, known, payload))) as { outcome: ValidationOutcome };
-      return answer.outcome;
+      return byFingerprint(known, validationRequest(op, known, payload)).then(
+        (answer) => (answer as { outcome: ValidationOutcome }).outcome,
+      );
     }
-    const answer = (await client.send(validationRequest(op, schema, payload), () => tooSlow.mark(schema))) as {
-      fingerprint: string;
-      outcome: ValidationOutcome;
-    };
-    if (typeof schema === 'object' && schema !== null && answer.fingerprint !== '') {
-      fingerprintOf.set(schema, answer.fingerprint);
-      remember(answer.fingerprint, { kind: 'schema', schema });
-    }
-    return answer.outcome;
+    return withSchemaObject(schema, validationRequest(op, schema, payload)).then((answer) => {
+      const { fingerprint, outcome } = answer as { fingerprint: string; outcome: ValidationOutcome };
+      if (typeof schema === 'object' && schema !== null && fingerprint !== '') {
+        fingerprintOf.set(schema, fingerprint);
+        remember(fingerprint, { kind: 'schema', schema });
+      }
+      return outcome;
+    });
   };
 
   const validateTool = (
@@ -68,36 +144,50 @@ export function createWorkerService(client: WorkerClient, timeBudgetMs: number, 
     instance: unknown,
   ): Promise<ValidationOutcome> => {
     if (typeof fingerprint !== 'string') return Promise.reject(new ValidatorError('INVALID_ARGUMENT', `${op} wants a tool fingerprint`));
-    if (tooSlow.has(fingerprint)) return Promise.resolve(tooSlow.refusal());
+    const refusal = tooSlow.refusal(fingerprint);
+    if (refusal !== undefined) return Promise.resolve({ refused: refusal });
     return byFingerprint(fingerprint, { op, fingerprint, instance }) as Promise<ValidationOutcome>;
   };
 
   return {
     async compileTools(tools) {
       if (!Array.isArray(tools)) throw new ValidatorError('INVALID_ARGUMENT', 'compileTools wants an array of tools');
-      const verdicts = (await client.send({ op: 'compileTools', tools })) as ToolVerdict[];
+      // Sent in the same tick, the requests travel together (one message per 256) but are budgeted one by one.
+      const verdicts = await Promise.all(
+        tools.map((tool: unknown, i): Promise<ToolVerdict> => {
+          if (!isNamedTool(tool)) return compileTool(tool).then((verdict) => renumbered(verdict, i));
+          if (!slowToolNames.has(tool.name)) return compileTool(tool);
+          return knownSlow(tool).then((verdict) => verdict ?? compileTool(tool));
+        }),
+      );
       return verdicts.map((verdict, i) => {
         remember(verdict.fingerprint, { kind: 'tool', tool: tools[i] });
-        if (!tooSlow.has(verdict.fingerprint)) return verdict;
-        const refusal = tooSlow.refusal() as { refused: { code: 'too_slow'; message: string } };
-        return { ...verdict, verdict: 'refused', input: { ok: false, ...refusal.refused } };
+        const refusal = tooSlow.refusal(verdict.fingerprint);
+        if (refusal === undefined || verdict.verdict === 'refused') return verdict;
+        // Validations against it kept overrunning the budget since it was compiled.
+        return { ...verdict, verdict: 'refused', input: { ok: false, ...refusal } };
       });
     },
     async compile(schema) {
-      const info = (await client.send({ op: 'compile', schema })) as CompiledSchemaInfo;
+      const info = await compileSchema(schema, { op: 'compile', schema });
       if (typeof schema === 'object' && schema !== null && info.fingerprint !== '') fingerprintOf.set(schema, info.fingerprint);
       remember(info.fingerprint, { kind: 'schema', schema });
-      if (tooSlow.has(info.fingerprint))
-        return { ...info, refusal: (tooSlow.refusal() as { refused: CompiledSchemaInfo['refusal'] }).refused };
+      const refusal = tooSlow.refusal(info.fingerprint);
+      if (refusal !== undefined && info.refusal === null) return { ...info, refusal };
       return info;
     },
     validateArguments: (fingerprint, args) => validateTool(fingerprint, 'validateArguments', args),
     validateStructured: (fingerprint, structuredContent) => validateTool(fingerprint, 'validateStructured', structuredContent),
     async validateElicitation(requestedSchema, content) {
-      if (tooSlow.has(requestedSchema)) return tooSlow.refusal();
-      return (await client.send({ op: 'validateElicitation', schema: requestedSchema, instance: content }, () =>
-        tooSlow.mark(requestedSchema),
-      )) as ValidationOutcome;
+      const refusal = tooSlow.refusal(requestedSchema);
+      if (refusal !== undefined) return { refused: refusal };
+      if (typeof requestedSchema !== 'object' || requestedSchema === null)
+        return (await client.send({ op: 'validateElicitation', schema: requestedSchema, instance: content })) as ValidationOutcome;
+      return (await withSchemaObject(requestedSchema, {
+        op: 'validateElicitation',
+        schema: requestedSchema,
+        instance: content,
+      })) as ValidationOutcome;
     },
     validate: (schema, instance) => validateSchema(schema, 'validate', instance),
     validateJson: (schema, text) => validateSchema(schema, 'validateJson', text),
@@ -105,6 +195,44 @@ export function createWorkerService(client: WorkerClient, timeBudgetMs: number, 
       return (await client.send({ op: 'stats' })) as EngineStats;
     },
   };
+}
+
+interface NamedTool {
+  readonly name: string;
+  readonly inputSchema?: unknown;
+  readonly outputSchema?: unknown;
+}
+
+/** The engine's test for an entry it can compile as a tool (anything else is refused as `tools[i]`). */
+function isNamedTool(tool: unknown): tool is NamedTool {
+  return typeof tool === 'object' && tool !== null && typeof (tool as { name?: unknown }).name === 'string';
+}
+
+/** A malformed entry sent alone is `tools[0]` to the worker; it is `tools[i]` of the list the caller gave. */
+function renumbered(verdict: ToolVerdict, i: number): ToolVerdict {
+  const name = `tools[${i}]`;
+  const rename = (text: string): string => (text.startsWith('tools[0]') ? name + text.slice('tools[0]'.length) : text);
+  const input = verdict.input === null || verdict.input.ok ? verdict.input : { ...verdict.input, message: rename(verdict.input.message) };
+  return { ...verdict, name: rename(verdict.name), input };
+}
+
+/** The verdict on a tool whose compile overran its budget: each schema it has is refused `too_slow`. */
+function slowVerdict(tool: NamedTool, print: string, refusal: Refusal | undefined): ToolVerdict {
+  const side = { ok: false as const, code: 'too_slow' as const, message: refusal?.message ?? 'compiling this tool ran past its budget' };
+  return {
+    name: tool.name,
+    fingerprint: print,
+    verdict: 'refused',
+    input: tool.inputSchema !== undefined || tool.outputSchema === undefined ? side : null,
+    output: tool.outputSchema !== undefined ? side : null,
+    warnings: [],
+  };
+}
+
+/** What a validation request answers when its schema turned out to be refused before it could be sent. */
+function refusedAnswer(request: WorkerRequest, refusal: Refusal): unknown {
+  const outcome: ValidationOutcome = { refused: refusal };
+  return request.op === 'validate' || request.op === 'validateJson' ? { fingerprint: request.schema, outcome } : outcome;
 }
 
 function validationRequest(op: 'validate' | 'validateJson', schema: SchemaOrFingerprint, payload: unknown): WorkerRequest {

@@ -67,8 +67,9 @@ export interface LanePort {
 export interface WorkerInit {
   readonly engine: WorkerEngineOptions;
   /**
-   * Shared memory for progress, when the platform can share it with the worker: one `Int32Array` slot the worker
-   * `Atomics.store`s each finished request's sequence number into (modulo 2^32). Absent: progress as lane messages.
+   * Shared memory for progress, when the platform can share it with the worker: `Int32Array` slots the worker
+   * `Atomics.store`s sequence numbers into (modulo 2^32): [0] each finished request's, [1] (when the buffer has
+   * room) each started request's. Absent: finished requests as lane messages, starts not reported.
    */
   readonly progress?: SharedArrayBuffer;
 }

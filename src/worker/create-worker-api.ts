@@ -67,11 +67,20 @@ export function createWorkerApi(options: EngineOptions = {}, listen: ListenLane 
     else if (!last) lane?.postMessage(seq);
   };
 
+  /**
+   * With shared memory, also which request has started: the host's clock for a request runs from its start, so
+   * receiving a batch (a big one takes a while to deserialize) is charged to no request in it.
+   */
+  const started = (seq: number): void => {
+    if (shared !== undefined && shared.length > 1) Atomics.store(shared, 1, seq | 0);
+  };
+
   /** Runs a batch synchronously as far as it can; the rest (from the first asynchronous answer on) as a promise. */
   const runBatch = (job: Job): WorkerResponse[] | Promise<WorkerResponse[]> => {
     const responses: WorkerResponse[] = [];
     const last = sizeOf(job) - 1;
     for (let i = 0; i <= last; i++) {
+      started(job.firstSeq + i);
       const response = attempt(requestOf(job, i));
       if (response instanceof Promise) return finishBatch(job, responses, response);
       responses.push(response);
@@ -85,6 +94,7 @@ export function createWorkerApi(options: EngineOptions = {}, listen: ListenLane 
     responses.push(await pending);
     finished(job.firstSeq + responses.length - 1, responses.length - 1 === last);
     for (let i = responses.length; i <= last; i++) {
+      started(job.firstSeq + i);
       const response = attempt(requestOf(job, i));
       responses.push(response instanceof Promise ? await response : response);
       finished(job.firstSeq + i, i === last);
