@@ -4,9 +4,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { validate as cfworkerValidate } from '@cfworker/json-schema';
 import fc from 'fast-check';
+import { RE2JS } from 're2js';
 import { linearPatternsAvailable, withLinearPatterns } from '../src/engine/adapters/linear-regexp-scope.ts';
 import { type CompileResult, compileSchema } from '../src/engine/compile-schema.ts';
-import { compileLinearPattern, compileRe2Pattern } from '../src/engine/linear-pattern.ts';
+import { boundDfa, compileLinearPattern, compileRe2Pattern } from '../src/engine/linear-pattern.ts';
 import { translatePattern } from '../src/engine/translate-pattern.ts';
 
 const NativeRegExp = RegExp;
@@ -80,6 +81,25 @@ describe('ReDoS families finish with the right verdict', () => {
   it('leaves the native RegExp in place after validating', () => {
     compiled({ type: 'string', pattern: '^(a+)+$' }).validate('aaa');
     assert.equal(globalThis.RegExp, NativeRegExp);
+  });
+});
+
+describe('memory', () => {
+  it("bounds each pattern's DFA state cache (re2js internals, checked so an upgrade that moves them fails here)", () => {
+    // Sixteen-character windows after an `a`: a DFA wants thousands of states for this on random a/b text.
+    const budget = 32 * 1024;
+    const fresh = RE2JS.compile('a[ab]{15}a[ab]{15}c');
+    assert.equal(boundDfa(fresh, budget), true);
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 48271) % 2147483647;
+      return seed % 2 === 0 ? 'a' : 'b';
+    };
+    const text = Array.from({ length: 100_000 }, next).join('');
+    assert.equal(fresh.test(`${text}c`), /a[ab]{15}a[ab]{15}c/u.test(`${text}c`));
+    const dfa = (fresh as unknown as { re2Input: { lazyDFA: { stateBudget: number; memBudget: number } } }).re2Input.lazyDFA;
+    assert.equal(dfa.stateBudget, budget);
+    assert.ok(dfa.memBudget >= 0 && dfa.memBudget <= budget);
   });
 });
 

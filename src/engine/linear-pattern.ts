@@ -14,8 +14,10 @@ export type LinearPattern =
 /** Captured at load, before any scope swaps the global: only ever used to parse, or to run a simple pattern. */
 const NativeRegExp = RegExp;
 
-const maxEntries = 1024;
+/** Each cached pattern may hold a lazy DFA of up to `dfaBudget`: 256 × 128 KiB bounds the total near 32 MiB. */
+const maxEntries = 256;
 const maxCachedChars = 1 << 20;
+const dfaBudget = 128 * 1024;
 const cache = new Map<string, LinearPattern>();
 let cachedChars = 0;
 
@@ -62,6 +64,8 @@ function compileUncached(pattern: string, nativeWhenSimple = true): LinearPatter
   if (translated.simple && nativeWhenSimple) return { ok: true, matcher: native };
   try {
     const re2 = RE2JS.compile(translated.source);
+    if (!boundDfa(re2))
+      return { ok: false, kind: 'unsupported', reason: 'cannot be run: the linear-time matcher could not bound its memory' };
     return { ok: true, matcher: { test: (input) => re2.test(input) } };
   } catch (error) {
     return { ok: false, kind: 'unsupported', reason: re2Reason(error) };
@@ -87,6 +91,25 @@ function re2Reason(error: unknown): string {
   }
   if (message.includes('too large')) return 'is too large for the linear-time matcher';
   return `cannot be compiled by the linear-time matcher (${message.replace(/^error parsing regexp: /, '').slice(0, 80)})`;
+}
+
+interface DfaBudget {
+  stateBudget: number;
+  memBudget: number;
+}
+
+/**
+ * re2js gives every pattern a lazy DFA whose state cache may grow to 8 MB, with no option to change it; beyond its
+ * budget the DFA starts over or falls back to the NFA, both still linear. A smaller budget keeps hundreds of cached
+ * patterns within a Workers isolate. It reaches into re2js's internals, so it fails closed (and a test notices) if
+ * they change.
+ */
+export function boundDfa(re2: RE2JS, budget = dfaBudget): boolean {
+  const dfa = (re2 as unknown as { re2Input?: { dfa?: Partial<DfaBudget> } }).re2Input?.dfa;
+  if (dfa === undefined || typeof dfa.stateBudget !== 'number' || dfa.memBudget !== dfa.stateBudget) return false;
+  dfa.stateBudget = budget;
+  dfa.memBudget = budget;
+  return true;
 }
 
 function isRe2Script(name: string): boolean {
