@@ -1,9 +1,11 @@
 // withSchemaValidation on a real SDK Client talking to a real SDK Server over the in-memory transport.
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { ElicitRequestSchema, type McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, type McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { createValidator, type SchemaValidationWarning, withSchemaValidation } from '../src/host/node.ts';
+import { timeoutsInARow } from '../src/host/too-slow.ts';
 import { type ElicitationFailure, type Fixture, startFixture } from './helpers/mcp-fixture.ts';
+import { manyRows, roomyPolicy, rowsTool } from './helpers/slow-work.ts';
 
 let fixture: Fixture | undefined;
 afterEach(async () => {
@@ -232,6 +234,45 @@ describe('the default validator', () => {
       assert.match(error.message, /\$\.text: got array, want string/);
       assert.equal(seen.calls.length, 0);
       assert.equal(validator.mode, 'worker');
+    } finally {
+      await validator.close();
+    }
+  });
+});
+
+describe('a call whose check overruns the time budget', () => {
+  it('is not sent and fails alone (timeout): the tool stays listed and callable, until it keeps overrunning', async () => {
+    // 100 ms for a call: a few rows check in well under a millisecond, 100,000 rows take seconds.
+    const validator = createValidator({ timeBudgetMs: 100, policy: roomyPolicy });
+    try {
+      const { client, seen, warnings } = await setUp({ validator }, { list: [rowsTool as Tool] });
+      const names = async (): Promise<string[]> => (await client.listTools()).tools.map((t) => t.name);
+      const heavy = { name: 'import_rows', arguments: { rows: manyRows() } };
+      const few = { name: 'import_rows', arguments: { rows: [{ a: 'x', b: 1 }] } };
+      assert.deepEqual(await names(), ['import_rows']);
+
+      const error = await rejection(client.callTool(heavy));
+      assert.equal(error.code, -32602);
+      assert.equal((error.data as { code: string }).code, 'timeout');
+      assert.match(error.message, /arguments could not be checked in time .*; the call was not sent/);
+      assert.equal(seen.calls.length, 0);
+      assert.deepEqual(await names(), ['import_rows'], 'still listed');
+      await client.callTool(few);
+      assert.equal(seen.calls.length, 1, 'still callable');
+      assert.equal(warnings.length, 0);
+
+      // Three timeouts in a row with no finished check between: the tool is refused and no longer listed.
+      for (let i = 0; i < timeoutsInARow; i++) {
+        assert.equal(((await rejection(client.callTool(heavy))).data as { code: string }).code, 'timeout');
+      }
+      const refused = await rejection(client.callTool(few));
+      assert.equal((refused.data as { code: string }).code, 'too_slow');
+      assert.equal(seen.calls.length, 1);
+      assert.deepEqual(await names(), []);
+      assert.deepEqual(
+        warnings.map((w) => [w.tool, w.code]),
+        [['import_rows', 'too_slow']],
+      );
     } finally {
       await validator.close();
     }
