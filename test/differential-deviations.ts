@@ -38,7 +38,7 @@ function numbersIn(value: unknown): number[] {
 }
 
 /** Every value of `keyword` in a schema document, at any depth. */
-function keywordValues(schema: unknown, keyword: string): unknown[] {
+export function keywordValues(schema: unknown, keyword: string): unknown[] {
   if (schema === null || typeof schema !== 'object') return [];
   const own = !Array.isArray(schema) && keyword in schema ? [(schema as Record<string, unknown>)[keyword]] : [];
   return [...own, ...Object.values(schema).flatMap((member) => keywordValues(member, keyword))];
