@@ -25,8 +25,11 @@ export async function validateCommand(validator: Validator, io: CliIo, options: 
     outcome = await validator.validateJson(compiled.fingerprint === '' ? (schema.value as object) : compiled.fingerprint, text);
   } catch (error) {
     if ((error as { code?: unknown }).code !== 'TIMEOUT') throw error;
+    // An operational failure, not a verdict on the schema (docs/isolation.md): one timeout never refuses it.
     const message = `validation ran past the ${policy.timeBudgetMs} ms time budget and was stopped`;
-    return report(io, options.json, { refused: { code: 'too_slow', message } });
+    if (options.json) io.stdout(`${JSON.stringify({ error: { code: 'TIMEOUT', message } })}\n`);
+    else io.stderr(`schemaval: TIMEOUT: ${message}\n`);
+    return exitCodes.usage;
   }
   if (!('refused' in outcome) && !outcome.valid && outcome.issues[0].keyword === 'json') {
     throw new UsageError(

@@ -19,8 +19,8 @@ export interface LiveValidation {
 
 /**
  * Validates a form's value in the worker once typing pauses (`delayMs`, default 150), and reports each state.
- * Only the latest value's answer counts. A call past the worker's time budget (`TIMEOUT`) is a refusal
- * (`too_slow`): the schema is not trusted again, and the form can never be sent.
+ * Only the latest value's answer counts. A call past the worker's time budget (`TIMEOUT`) fails that value only
+ * (it may be tried again); the validator itself answers `too_slow` once the schema is to blame (docs/isolation.md).
  */
 export function createLiveValidation(
   check: (value: unknown) => Promise<ValidationOutcome>,
@@ -42,7 +42,7 @@ export function createLiveValidation(
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       const message = error instanceof Error ? error.message : String(error);
-      state = code === 'TIMEOUT' ? { kind: 'refused', code: 'too_slow', message } : { kind: 'failed', message };
+      state = { kind: 'failed', message: code === 'TIMEOUT' ? 'validation timed out; edit the value to try again' : message };
     }
     if (state.kind === 'failed' && seq === latest) lastKey = undefined; // the same value may be tried again
     if (!disposed && seq === latest) onState(state);
