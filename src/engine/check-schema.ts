@@ -4,6 +4,7 @@ import type { Refusal } from '../protocol/refusal.ts';
 import type { SchemaWarning } from '../protocol/warning.ts';
 import { checkExpansion } from './check-expansion.ts';
 import { checkPatterns } from './check-patterns.ts';
+import { checkUnevaluated } from './check-unevaluated.ts';
 import { type BigNumberSite, copyJson } from './copy-json.ts';
 import { resolveDialect } from './dialect.ts';
 import { jsonPath } from './json-path.ts';
@@ -21,6 +22,8 @@ export interface CheckedSchema {
   readonly bigNumbers: readonly BigNumberSite[];
   /** UTF-8 bytes of the schema's JSON encoding. */
   readonly bytes: number;
+  /** Each `$ref`/`$recursiveRef` holder's targets, as `resolveRefs` found them (the work estimate follows them). */
+  readonly targets: ReadonlyMap<SchemaObject, readonly (SchemaObject | boolean)[]>;
 }
 
 export type CheckResult = { readonly ok: true; readonly checked: CheckedSchema } | { readonly ok: false; readonly refusal: Refusal };
@@ -59,6 +62,8 @@ export function checkSchema(schema: unknown, policy: Policy, formats: FormatMode
   if (!refs.ok) return refs;
   const expansion = checkExpansion(walked.index, refs.targets, policy);
   if (expansion) return { ok: false, refusal: expansion };
+  const unevaluated = checkUnevaluated(walked.root, dialect.dialect, walked.index, refs.targets);
+  if (unevaluated) return { ok: false, refusal: unevaluated };
   return {
     ok: true,
     checked: {
@@ -68,6 +73,7 @@ export function checkSchema(schema: unknown, policy: Policy, formats: FormatMode
       warnings: walked.index.warnings,
       bigNumbers: copied.bigNumbers,
       bytes: copied.bytes,
+      targets: refs.targets,
     },
   };
 }

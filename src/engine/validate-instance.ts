@@ -4,7 +4,8 @@ import type { Verdict } from '../protocol/verdict.ts';
 import type { CheckedSchema } from './check-schema.ts';
 import { copyJson } from './copy-json.ts';
 import { describeFailures } from './describe-failure.ts';
-import { exactValidation } from './exact-numbers.ts';
+import { estimateWork } from './estimate-work.ts';
+import { exactValidation, needsExactPath } from './exact-numbers.ts';
 import { jsonPath } from './json-path.ts';
 import type { CompiledAdapterSchema, SchemaValidatorAdapter } from './schema-validator-adapter.ts';
 
@@ -33,12 +34,24 @@ export function validateInstance(context: ValidationContext, instance: unknown):
         return invalid([{ path: jsonPath(copied.path), keyword: 'json', message: copied.detail }]);
     }
   }
+  // Bounded by construction: the cost is estimated first, and an instance over the budget never reaches the
+  // validator (the exact-number path validates the same values, so the same estimate covers it).
+  const value = copied.holder[0];
+  const exact = needsExactPath(context.checked, copied);
+  const hugeNumbers = exact ? copied.numbers + context.checked.bigNumbers.length : 0;
+  const estimate = estimateWork(context.checked, value, policy.maxWork, { multipleOfCost: 2 * hugeNumbers });
+  if (estimate.overBudget) {
+    return invalid([{ path: '$', keyword: 'maxWork', message: `checking this value would take more than ${policy.maxWork} steps` }]);
+  }
+  const options = { uniqueItemsHold: estimate.uniqueItemsHold, maxFailures: policy.maxIssues + 1 };
   let issues: Issue[];
-  if (copied.hasHugeNumber) {
-    issues = exactValidation(context, copied);
-  } else {
-    const value = copied.holder[0];
-    issues = describeFailures(context.compiled.validate(value), value);
+  try {
+    if (exact) issues = exactValidation(context, copied, options);
+    else issues = describeFailures(context.compiled.validate(value, options), value);
+  } catch (error) {
+    // A call stack the runtime cannot grow (deep in-place chains on a deep value): a verdict, not a crash.
+    if (!(error instanceof RangeError)) throw error;
+    return invalid([{ path: '$', keyword: 'maxWork', message: 'checking this value needs deeper recursion than the runtime allows' }]);
   }
   return issues.length === 0 ? { valid: true } : invalid(dedupe(issues, policy.maxIssues));
 }
@@ -52,13 +65,21 @@ function dedupe(issues: readonly Issue[], max: number): Issue[] {
   const seen = new Set<string>();
   const out: Issue[] = [];
   let dropped = 0;
+  // The adapter's own `maxIssues` issue: it stopped collecting at the cap, so more exist, uncounted.
+  let uncounted = false;
   for (const issue of issues) {
+    if (issue.keyword === 'maxIssues') {
+      uncounted = true;
+      continue;
+    }
     const key = `${issue.path}\u0000${issue.keyword}\u0000${issue.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
     if (out.length < max) out.push(issue);
     else dropped++;
   }
-  if (dropped > 0) out.push({ path: '$', keyword: 'maxIssues', message: `${dropped} more issue${dropped === 1 ? '' : 's'} not shown` });
+  if (uncounted) out.push({ path: '$', keyword: 'maxIssues', message: 'more issues not shown' });
+  else if (dropped > 0)
+    out.push({ path: '$', keyword: 'maxIssues', message: `${dropped} more issue${dropped === 1 ? '' : 's'} not shown` });
   return out;
 }

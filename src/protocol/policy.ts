@@ -18,4 +18,6 @@ export interface Policy {
   readonly maxInstanceDepth: number;
   /** Issues reported for one instance; the rest are summarised in one last issue. */
   readonly maxIssues: number;
+  /** Schema-location visits one instance may cost the validator (expansion × instance size, estimated first). */
+  readonly maxWork: number;
 }
