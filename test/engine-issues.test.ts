@@ -167,7 +167,13 @@ describe('issue messages', () => {
         { type: 'string', pattern: '^x' },
       ],
     };
-    assert.deepEqual(issuesOf(schema, 'ab'), [{ path: '$', keyword: 'anyOf', message: 'matches none of the 2 allowed alternatives' }]);
+    assert.deepEqual(issuesOf(schema, 'ab'), [
+      {
+        path: '$',
+        keyword: 'anyOf',
+        message: 'matches none of the 2 allowed alternatives (closest, #1: $: got 2 characters, want at least 3)',
+      },
+    ]);
   });
 
   it('lists at most eight enum values', () => {
@@ -262,7 +268,8 @@ describe('issue cap', () => {
       issues.slice(0, 3).map((issue) => issue.path),
       ['$[0]', '$[1]', '$[2]'],
     );
-    assert.deepEqual(issues[3], { path: '$', keyword: 'maxIssues', message: '3 more issues not shown' });
+    // Collection stops just past the cap, so how many more there are is not known.
+    assert.deepEqual(issues[3], { path: '$', keyword: 'maxIssues', message: 'more issues not shown' });
   });
 
   it('says "1 more issue" in the singular', () => {
@@ -276,7 +283,7 @@ describe('issue cap', () => {
       Array.from({ length: 150 }, (_, i) => i),
     );
     assert.equal(issues.length, 101);
-    assert.deepEqual(issues[100], { path: '$', keyword: 'maxIssues', message: '50 more issues not shown' });
+    assert.deepEqual(issues[100], { path: '$', keyword: 'maxIssues', message: 'more issues not shown' });
   });
 
   it('adds no summary when the issues fit', () => {

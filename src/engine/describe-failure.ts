@@ -18,87 +18,126 @@ const has = (object: unknown, key: string): boolean => typeof object === 'object
 export type ExactNumbers = (value: unknown) => string | undefined;
 
 /**
- * Turns adapter leaf failures into issues with our own wording (never the library's): one per leaf, with
- * `required` and `dependentRequired` expanded per missing name.
+ * Turns adapter leaf failures into issues with our own wording (never the library's): one per leaf. A
+ * `required`-like leaf names its one missing property; without that name (another adapter) it is expanded per
+ * missing name.
  */
 export function describeFailures(failures: readonly LeafFailure[], instance: unknown, exact?: ExactNumbers): Issue[] {
   const issues: Issue[] = [];
-  for (const failure of failures) {
-    const { segments, value } = resolveInstance(instance, failure.instancePath);
-    const path = jsonPath(segments);
-    const subject = failure.propertyName ? segments[segments.length - 1] : value;
-    const prefix = failure.propertyName ? 'property name: ' : '';
-    const keyword = failure.keyword === 'not' && isFalseSchema(failure.schema) ? falseKeyword(failure.schemaPath) : failure.keyword;
-    for (const message of messages(failure, subject, exact)) {
-      issues.push({ path, keyword, message: prefix + message });
-    }
-  }
+  for (const failure of failures) issues.push(...describeOne(failure, instance, exact, true));
   return issues;
+}
+
+function describeOne(failure: LeafFailure, instance: unknown, exact: ExactNumbers | undefined, nested: boolean): Issue[] {
+  const { segments, value } = resolveInstance(instance, failure.instancePath);
+  const path = jsonPath(segments);
+  const subject = failure.propertyName ? segments[segments.length - 1] : value;
+  const prefix = failure.propertyName ? 'property name: ' : '';
+  const keyword = failure.keyword === 'not' && isFalseSchema(failure.schema) ? falseKeyword(failure.schemaPath) : failure.keyword;
+  const close = nested ? closestNote(failure, instance, exact) : '';
+  return messages(failure, subject, exact).map((message) => ({ path, keyword, message: prefix + message + close }));
+}
+
+/**
+ * For an `anyOf`/`oneOf` that nothing matched, the first failure of the alternative that came closest (numbered
+ * from 1, as people count), so the reason is not lost: ` (closest, #2: $.x: got string, want integer)`.
+ */
+function closestNote(failure: LeafFailure, instance: unknown, exact: ExactNumbers | undefined): string {
+  const closest = failure.closest;
+  const first = closest?.failures[0];
+  if (closest === undefined || first === undefined) return '';
+  const issue = describeOne(first, instance, exact, false)[0];
+  if (issue === undefined) return '';
+  const more = closest.failures.length - 1;
+  return ` (closest, #${closest.index + 1}: ${issue.path}: ${issue.message}${more > 0 ? `; ${plural(more, 'more issue')}` : ''})`;
 }
 
 function messages(failure: LeafFailure, value: unknown, exact?: ExactNumbers): string[] {
   const schema = failure.schema;
-  const show = (v: unknown): string => describeValue(v, exact);
-  const bound = (keyword: string): string => show(schema[keyword]);
-  const got = (): string => (typeof value === 'number' || typeof value === 'string' ? show(value) : jsonType(value));
   switch (failure.keyword) {
     case 'type':
       return [`got ${jsonType(value)}, want ${(failure.types ?? []).join(' or ')}`];
     case 'required':
+      if (failure.missing !== undefined) return [`missing required property ${JSON.stringify(failure.missing.name)}`];
       return missing(schema.required, value).map((name) => `missing required property ${JSON.stringify(name)}`);
     case 'dependentRequired':
-    case 'dependencies':
+    case 'dependencies': {
+      const { name, requiredBy } = failure.missing ?? {};
+      if (name !== undefined && requiredBy !== undefined) return [requires(requiredBy, name)];
       return dependencyMessages(schema[failure.keyword], value);
+    }
     case 'not':
       if (isFalseSchema(schema)) return [notAllowed(failure.schemaPath)];
       return ['matches a schema it must not match'];
     case 'const':
-      return [`got ${show(value)}, want ${bound('const')}`];
+      return [`got ${describeValue(value, exact)}, want ${describeValue(schema.const, exact)}`];
     case 'enum': {
       const options = Array.isArray(schema.enum) ? schema.enum : [];
-      const listed = options.slice(0, 8).map(show).join(', ');
-      return [`got ${show(value)}, want one of ${listed}${options.length > 8 ? `, … (${options.length} in all)` : ''}`];
+      const listed = options
+        .slice(0, 8)
+        .map((option) => describeValue(option, exact))
+        .join(', ');
+      return [`got ${describeValue(value, exact)}, want one of ${listed}${options.length > 8 ? `, … (${options.length} in all)` : ''}`];
     }
     case 'minimum':
-      return [`got ${got()}, want ${schema.exclusiveMinimum === true ? 'more than' : 'at least'} ${bound('minimum')}`];
+      return [
+        `got ${got(value, exact)}, want ${schema.exclusiveMinimum === true ? 'more than' : 'at least'} ${describeValue(schema.minimum, exact)}`,
+      ];
     case 'maximum':
-      return [`got ${got()}, want ${schema.exclusiveMaximum === true ? 'less than' : 'at most'} ${bound('maximum')}`];
+      return [
+        `got ${got(value, exact)}, want ${schema.exclusiveMaximum === true ? 'less than' : 'at most'} ${describeValue(schema.maximum, exact)}`,
+      ];
     case 'exclusiveMinimum':
-      return [`got ${got()}, want more than ${bound('exclusiveMinimum')}`];
+      return [`got ${got(value, exact)}, want more than ${describeValue(schema.exclusiveMinimum, exact)}`];
     case 'exclusiveMaximum':
-      return [`got ${got()}, want less than ${bound('exclusiveMaximum')}`];
+      return [`got ${got(value, exact)}, want less than ${describeValue(schema.exclusiveMaximum, exact)}`];
     case 'multipleOf':
-      return [`got ${got()}, want a multiple of ${bound('multipleOf')}`];
+      return [`got ${got(value, exact)}, want a multiple of ${describeValue(schema.multipleOf, exact)}`];
     case 'minLength':
-      return [`got ${plural(length(value), 'character')}, want at least ${bound('minLength')}`];
+      return [`got ${plural(length(value), 'character')}, want at least ${describeValue(schema.minLength, exact)}`];
     case 'maxLength':
-      return [`got ${plural(length(value), 'character')}, want at most ${bound('maxLength')}`];
+      return [`got ${plural(length(value), 'character')}, want at most ${describeValue(schema.maxLength, exact)}`];
     case 'pattern':
-      return [`does not match the pattern ${show(schema.pattern)}`];
+      return [`does not match the pattern ${describeValue(schema.pattern, exact)}`];
     case 'format':
-      return [`${got()} is not a valid ${authoredFormat(String(schema.format))}`];
+      return [`${got(value, exact)} is not a valid ${authoredFormat(String(schema.format))}`];
     case 'minItems':
-      return [`got ${plural(size(value), 'item')}, want at least ${bound('minItems')}`];
+      return [`got ${plural(size(value), 'item')}, want at least ${describeValue(schema.minItems, exact)}`];
     case 'maxItems':
-      return [`got ${plural(size(value), 'item')}, want at most ${bound('maxItems')}`];
+      return [`got ${plural(size(value), 'item')}, want at most ${describeValue(schema.maxItems, exact)}`];
     case 'uniqueItems':
       return ['items must be unique'];
     case 'minProperties':
-      return [`got ${plural(size(value), 'property')}, want at least ${bound('minProperties')}`.replace('propertys', 'properties')];
+      return [
+        `got ${plural(size(value), 'property')}, want at least ${describeValue(schema.minProperties, exact)}`.replace(
+          'propertys',
+          'properties',
+        ),
+      ];
     case 'maxProperties':
-      return [`got ${plural(size(value), 'property')}, want at most ${bound('maxProperties')}`.replace('propertys', 'properties')];
+      return [
+        `got ${plural(size(value), 'property')}, want at most ${describeValue(schema.maxProperties, exact)}`.replace(
+          'propertys',
+          'properties',
+        ),
+      ];
     case 'contains':
       return ['no item matches the "contains" schema'];
     case 'minContains':
-      return [`too few items match the "contains" schema, want at least ${bound('minContains')}`];
+      return [`too few items match the "contains" schema, want at least ${describeValue(schema.minContains, exact)}`];
     case 'maxContains':
-      return [`too many items match the "contains" schema, want at most ${bound('maxContains')}`];
+      return [`too many items match the "contains" schema, want at most ${describeValue(schema.maxContains, exact)}`];
     case 'anyOf':
     case 'oneOf': {
       const alternatives = failure.alternatives ?? { count: 0, matched: 0 };
       if (alternatives.matched === 0) return [`matches none of the ${alternatives.count} allowed alternatives`];
       return [`matches ${alternatives.matched} of the alternatives, want exactly one`];
     }
+    case 'maxIssues':
+      // The adapter stopped collecting at the cap: how many more there are is not known.
+      return ['more issues not shown'];
+    case 'incomplete':
+      return ["only the first issues are listed: listing every one would overflow the runtime's call stack"];
     default:
       return [`does not satisfy "${failure.keyword}"`];
   }
@@ -131,11 +170,15 @@ function dependencyMessages(dependencies: unknown, value: unknown): string[] {
   if (typeof dependencies !== 'object' || dependencies === null) return out;
   for (const [name, needs] of Object.entries(dependencies)) {
     if (!has(value, name) || !Array.isArray(needs)) continue;
-    for (const need of missing(needs, value)) out.push(`property ${JSON.stringify(name)} requires property ${JSON.stringify(need)}`);
+    for (const need of missing(needs, value)) out.push(requires(name, need));
   }
   return out;
 }
 
+/** A number or string as written (shortened), anything else by its JSON type. */
+const got = (value: unknown, exact?: ExactNumbers): string =>
+  typeof value === 'number' || typeof value === 'string' ? describeValue(value, exact) : jsonType(value);
+const requires = (name: string, need: string): string => `property ${JSON.stringify(name)} requires property ${JSON.stringify(need)}`;
 const length = (value: unknown): number => (typeof value === 'string' ? [...value].length : 0);
 const size = (value: unknown): number =>
   Array.isArray(value) ? value.length : typeof value === 'object' && value !== null ? Object.keys(value).length : 0;

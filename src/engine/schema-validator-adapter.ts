@@ -20,6 +20,8 @@ export interface LeafFailure {
   readonly alternatives?: { readonly count: number; readonly matched: number };
   /** For an `anyOf`/`oneOf` that nothing matched: the alternative that came closest and its own failures. */
   readonly closest?: { readonly index: number; readonly failures: readonly LeafFailure[] };
+  /** For `required`, `dependentRequired` and array-form `dependencies`: the one missing name (and who needs it). */
+  readonly missing?: { readonly name: string; readonly requiredBy?: string };
 }
 
 /** What the engine knows about an instance before the adapter sees it. */
@@ -35,7 +37,11 @@ export interface AdapterValidateOptions {
 
 /** A schema compiled by an adapter: validation never throws for bad data; `[]` means valid. */
 export interface CompiledAdapterSchema {
-  /** May throw a `RangeError` (stack) on pathological input; the engine turns that into an issue. */
+  /**
+   * At most `maxFailures` leaves, then one `maxIssues` leaf if more were left uncollected. May throw a
+   * `RangeError` (stack) on pathological input, e.g. in-place chains deep enough that even a short-circuiting
+   * walk overflows; the engine turns that into an issue.
+   */
   validate(instance: unknown, options?: AdapterValidateOptions): readonly LeafFailure[];
 }
 

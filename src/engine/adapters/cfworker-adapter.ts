@@ -3,6 +3,7 @@ import { dereference, format, type OutputUnit, type SchemaDraft, validate } from
 import type { Dialect } from '../../protocol/dialect.ts';
 import { createJsonObject } from '../copy-json.ts';
 import { formFormatCheckers } from '../form-formats.ts';
+import { type SubschemaKeyword, subschemaKeywords } from '../schema-keywords.ts';
 import type {
   AdapterCompileInput,
   CompiledAdapterSchema,
@@ -11,6 +12,7 @@ import type {
   SchemaValidatorAdapter,
 } from '../schema-validator-adapter.ts';
 import { isFalseSchema } from '../walk-schema.ts';
+import { collectLeafFailures } from './collect-leaf-failures.ts';
 import { hasPatterns, withLinearPatterns } from './linear-regexp-scope.ts';
 
 // The elicitation form formats, under names of our own: the library's own formats stay as they are for others.
@@ -23,25 +25,6 @@ const drafts: Record<Dialect, SchemaDraft> = {
   'draft-06': '7',
   'draft-04': '4',
 };
-
-/** Keywords whose failure only wraps the failures of a subschema; their children are reported instead. */
-const wrappers = new Set([
-  '$ref',
-  '$recursiveRef',
-  'allOf',
-  'if',
-  'properties',
-  'patternProperties',
-  'additionalProperties',
-  'unevaluatedProperties',
-  'propertyNames',
-  'dependentSchemas',
-  'dependencies',
-  'items',
-  'prefixItems',
-  'additionalItems',
-  'unevaluatedItems',
-]);
 
 /** Creates the default adapter: @cfworker/json-schema, eval-free, so it runs in Workers and strict-CSP pages. */
 export function createCfworkerAdapter(): SchemaValidatorAdapter {
@@ -68,34 +51,130 @@ function compileWithCfworker(input: AdapterCompileInput): ReturnType<SchemaValid
     }
   }
   const draft = drafts[dialect];
-  // The verdict comes from a twin where `false` is `false` again: cfworker answers it at once, whereas the
-  // `{"not": {}}` stand-in (kept for well-located issues) costs two more subschema visits each time.
+  const plain = withFastTwin(schema, lookup, input.anchors, (node) => node);
+  if (plain === undefined) {
+    return { ok: false, code: 'invalid_schema', message: 'the validator could not index this schema (conflicting identifiers)' };
+  }
+  // cfworker runs `pattern`/`patternProperties` with `new RegExp`; inside this scope that is the linear matcher.
+  const run = hasPatterns(schema) ? withLinearPatterns : <T>(call: () => T): T => call();
+  let unique: Prepared | undefined;
+  const compiled: CompiledAdapterSchema = {
+    validate(instance, options = {}) {
+      // cfworker compares items pairwise; when the engine has already hashed every array and found no duplicate,
+      // a twin without `uniqueItems: true` gives the same verdict in linear time.
+      if (options.uniqueItemsHold === true) unique ??= withoutUniqueItems(plain, dialect, input.anchors);
+      const use = options.uniqueItemsHold === true ? (unique ?? plain) : plain;
+      const refs = use.lookup as Parameters<typeof validate>[3];
+      // Short-circuiting stops at the first failure: as exact a verdict, far cheaper. Only an invalid instance
+      // is walked again in full, for its issues.
+      if (run(() => validate(instance, use.fast, draft, use.fastLookup as Parameters<typeof validate>[3], true)).valid) return [];
+      let units: readonly OutputUnit[];
+      let complete = true;
+      try {
+        const result = run(() => validate(instance, use.root, draft, refs, false));
+        if (result.valid) return [reason];
+        units = result.errors;
+      } catch (error) {
+        // The full walk spreads every subresult into its parent's list (`push(...errors)`), which overflows the
+        // stack on large outputs. A short-circuiting walk keeps one failing path per level: at least the first
+        // failure, and an issue saying the list is incomplete. If that overflows too, the engine reports it.
+        if (!(error instanceof RangeError)) throw error;
+        units = run(() => validate(instance, use.root, draft, refs, true)).errors;
+        complete = false;
+      }
+      const limit = Math.max(1, options.maxFailures ?? Number.POSITIVE_INFINITY);
+      const collected = collectLeafFailures(units, { root: use.root, lookup: use.lookup, instance, limit });
+      const leaves: LeafFailure[] = collected.leaves;
+      if (!complete) leaves.push(marker('incomplete'));
+      else if (!collected.complete) leaves.push(marker('maxIssues'));
+      // Never report "invalid" without a reason.
+      return leaves.length > 0 ? leaves : [reason];
+    },
+  };
+  return { ok: true, compiled };
+}
+
+const marker = (keyword: string): LeafFailure => ({ instancePath: [], keyword, schema: {}, schemaPath: [] });
+const reason = marker('schema');
+
+/** A schema as cfworker validates it: the engine's copy for issues, its plain-false twin for verdicts. */
+interface Prepared {
+  readonly root: SchemaNode | boolean;
+  readonly lookup: Record<string, unknown>;
+  readonly fast: Parameters<typeof validate>[1];
+  readonly fastLookup: Record<string, unknown>;
+}
+
+/**
+ * Adds the verdict twin: `false` is `false` again there, which cfworker answers at once, whereas the
+ * `{"not": {}}` stand-in (kept for well-located issues) costs two more subschema visits each time. `mapped`
+ * finds an anchored node of the engine's copy in `root`.
+ */
+function withFastTwin(
+  root: SchemaNode | boolean,
+  lookup: Record<string, unknown>,
+  anchors: ReadonlyMap<string, SchemaNode>,
+  mapped: (node: SchemaNode) => object,
+): Prepared | undefined {
   const twins = new Map<object, object>();
-  const fast = withPlainFalse(schema, twins) as Parameters<typeof validate>[1];
+  const fast = withPlainFalse(root, twins) as Parameters<typeof validate>[1];
   let fastLookup: Record<string, unknown>;
   try {
     fastLookup = dereference(fast);
   } catch {
-    return { ok: false, code: 'invalid_schema', message: 'the validator could not index this schema (conflicting identifiers)' };
+    return undefined;
   }
-  for (const [uri, node] of input.anchors) fastLookup[uri] = twins.get(node) ?? node;
-  // cfworker runs `pattern`/`patternProperties` with `new RegExp`; inside this scope that is the linear matcher.
-  const run = hasPatterns(schema) ? withLinearPatterns : <T>(call: () => T): T => call();
-  const compiled: CompiledAdapterSchema = {
-    validate(instance) {
-      const root = schema as Parameters<typeof validate>[1];
-      const refs = lookup as Parameters<typeof validate>[3];
-      // Short-circuiting stops at the first failure: as exact a verdict, far cheaper. Only an invalid instance
-      // is walked again in full, for its complete list of issues.
-      if (run(() => validate(instance, fast, draft, fastLookup as Parameters<typeof validate>[3], true)).valid) return [];
-      const result = run(() => validate(instance, root, draft, refs, false));
-      if (result.valid) return [{ instancePath: [], keyword: 'schema', schema: {}, schemaPath: [] }];
-      const leaves = collect(result.errors, 0, result.errors.length, { root: schema, lookup, propertyName: false, located: new Map() });
-      // Never report "invalid" without a reason.
-      return leaves.length > 0 ? leaves : [{ instancePath: [], keyword: 'schema', schema: {}, schemaPath: [] }];
-    },
-  };
-  return { ok: true, compiled };
+  for (const [uri, node] of anchors) {
+    const own = mapped(node);
+    fastLookup[uri] = twins.get(own) ?? own;
+  }
+  return { root, lookup, fast, fastLookup };
+}
+
+/** The prepared schema again without `uniqueItems: true`, or the same one when it has none. */
+function withoutUniqueItems(plain: Prepared, dialect: Dialect, anchors: ReadonlyMap<string, SchemaNode>): Prepared {
+  const twins = new Map<object, object>();
+  const found = { uniqueItems: false };
+  const root = dropUniqueItems(plain.root, subschemaKeywords(dialect), twins, found) as SchemaNode | boolean;
+  if (!found.uniqueItems) return plain;
+  let lookup: Record<string, unknown>;
+  try {
+    lookup = dereference(root as Parameters<typeof dereference>[0]);
+  } catch {
+    return plain;
+  }
+  const mapped = (node: SchemaNode): object => twins.get(node) ?? node;
+  for (const [uri, node] of anchors) lookup[uri] = mapped(node);
+  return withFastTwin(root, lookup, anchors, mapped) ?? plain;
+}
+
+/**
+ * Copies the schema objects of a schema (never `const`/`enum` values or property names, which may well be called
+ * "uniqueItems"), leaving out `uniqueItems: true`. `false` stand-ins are shared: they have no uniqueItems.
+ */
+function dropUniqueItems(
+  node: unknown,
+  keywords: Readonly<Record<string, SubschemaKeyword>>,
+  twins: Map<object, object>,
+  found: { uniqueItems: boolean },
+): unknown {
+  if (typeof node !== 'object' || node === null || Array.isArray(node) || isFalseSchema(node)) return node;
+  const copy = (child: unknown): unknown => dropUniqueItems(child, keywords, twins, found);
+  const out = createJsonObject();
+  for (const key of Object.keys(node)) {
+    const value = (node as Record<string, unknown>)[key];
+    const shape = keywords[key]?.shape;
+    if (key === 'uniqueItems' && value === true) found.uniqueItems = true;
+    else if (shape === undefined || typeof value !== 'object' || value === null) out[key] = value;
+    else if (Array.isArray(value)) out[key] = shape === 'array' || shape === 'schemaOrArray' ? value.map(copy) : value;
+    else if (shape === 'map' || shape === 'dependencies') {
+      const map = createJsonObject();
+      for (const name of Object.keys(value)) map[name] = copy((value as Record<string, unknown>)[name]);
+      out[key] = map;
+    } else out[key] = copy(value);
+  }
+  twins.set(node, out);
+  return out;
 }
 
 /** A copy of the engine's schema with its `false` stand-ins turned back into `false`; `twins` maps old → new. */
@@ -111,146 +190,4 @@ function withPlainFalse(value: unknown, twins: Map<object, object>): unknown {
   for (const key of Object.keys(value)) out[key] = withPlainFalse((value as Record<string, unknown>)[key], twins);
   twins.set(value, out);
   return out;
-}
-
-interface Context {
-  readonly root: SchemaNode | boolean;
-  readonly lookup: Record<string, unknown>;
-  readonly propertyName: boolean;
-  /** Keyword locations already resolved during this call (a failing anyOf repeats them many times). */
-  readonly located: Map<string, { schema: SchemaNode; schemaPath: string[] }>;
-}
-
-/** Turns cfworker's flat, pre-ordered output (wrapper, then its children) into leaf failures. */
-function collect(units: readonly OutputUnit[], start: number, end: number, context: Context): LeafFailure[] {
-  const leaves: LeafFailure[] = [];
-  let i = start;
-  while (i < end) {
-    const unit = units[i] as OutputUnit;
-    const prefixes = childPrefixes(unit);
-    let j = i + 1;
-    while (j < end && prefixes.some((prefix) => (units[j] as OutputUnit).keywordLocation.startsWith(prefix))) j++;
-    if (insideContains(unit.keywordLocation)) {
-      // An item that does not match `contains` is not a failure; `contains`/`minContains` report the count.
-    } else if (unit.keyword === 'anyOf' || unit.keyword === 'oneOf') {
-      leaves.push(...alternatives(unit, units, i + 1, j, context));
-    } else if (wrappers.has(unit.keyword) && j > i + 1) {
-      const nested = unit.keyword === 'propertyNames' ? { ...context, propertyName: true } : context;
-      leaves.push(...collect(units, i + 1, j, nested));
-    } else {
-      leaves.push(toLeaf(unit, context));
-    }
-    i = j;
-  }
-  return leaves;
-}
-
-/**
- * A failed `anyOf`/`oneOf`: when every alternative failed on `type` alone, one merged type failure; when all but
- * one did, that one is what the author meant, so its failures; otherwise one failure for the keyword itself.
- */
-function alternatives(unit: OutputUnit, units: readonly OutputUnit[], start: number, end: number, context: Context): LeafFailure[] {
-  const at = locate(unit.keywordLocation, context);
-  const options = at.schema[unit.keyword];
-  const count = Array.isArray(options) ? options.length : 0;
-  const prefix = `${unit.keywordLocation}/`;
-  const byBranch = new Map<number, LeafFailure[]>();
-  let i = start;
-  while (i < end) {
-    const branch = Number.parseInt((units[i] as OutputUnit).keywordLocation.slice(prefix.length), 10);
-    let j = i + 1;
-    while (j < end && (units[j] as OutputUnit).keywordLocation.startsWith(`${prefix}${branch}/`)) j++;
-    byBranch.set(branch, [...(byBranch.get(branch) ?? []), ...collect(units, i, j, context)]);
-    i = j;
-  }
-  const matched = count - byBranch.size;
-  const own: LeafFailure = {
-    ...at,
-    instancePath: pointerSegments(unit.instanceLocation),
-    keyword: unit.keyword,
-    alternatives: { count, matched },
-  };
-  if (matched > 0) return [own];
-  const here = unit.instanceLocation;
-  const typeOnly = (leaves: LeafFailure[]): boolean =>
-    leaves.length > 0 && leaves.every((leaf) => leaf.keyword === 'type' && leaf.instancePath.join('/') === pointerSegments(here).join('/'));
-  const branches = [...byBranch.values()];
-  const typeBranches = branches.filter(typeOnly);
-  if (typeBranches.length === branches.length && branches.length > 0) {
-    const types = new Set<string>();
-    for (const leaf of typeBranches.flat()) for (const type of leaf.types ?? []) types.add(type);
-    return [{ ...(typeBranches[0]?.[0] as LeafFailure), types: [...types] }];
-  }
-  if (typeBranches.length === branches.length - 1) return branches.find((leaves) => !typeOnly(leaves)) ?? [own];
-  return [own];
-}
-
-function toLeaf(unit: OutputUnit, context: Context): LeafFailure {
-  const at = locate(unit.keywordLocation, context);
-  const leaf: LeafFailure = { ...at, instancePath: pointerSegments(unit.instanceLocation), keyword: unit.keyword };
-  if (unit.keyword === 'type') {
-    const type = at.schema.type;
-    return { ...leaf, types: Array.isArray(type) ? (type as string[]) : [String(type)] };
-  }
-  return context.propertyName ? { ...leaf, propertyName: true } : leaf;
-}
-
-/** Where a unit's children sit: under its own location, except `if`, whose children come from then/else. */
-function childPrefixes(unit: OutputUnit): string[] {
-  if (unit.keyword !== 'if') return [`${unit.keywordLocation}/`];
-  const parent = unit.keywordLocation.slice(0, -'/if'.length);
-  return [`${parent}/then/`, `${parent}/else/`];
-}
-
-const mapKeywords = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
-
-/** Whether a keyword location lies inside a `contains` subschema (and not in a property named "contains"). */
-function insideContains(keywordLocation: string): boolean {
-  const segments = keywordLocation.split('/');
-  for (let i = 1; i < segments.length - 1; i++) {
-    if (segments[i] === 'contains' && !mapKeywords.has(segments[i - 1] ?? '')) return true;
-  }
-  return false;
-}
-
-/** Finds the subschema holding a keyword from cfworker's keyword location, following `$ref`s as it goes. */
-function locate(keywordLocation: string, context: Context): { schema: SchemaNode; schemaPath: string[] } {
-  const known = context.located.get(keywordLocation);
-  if (known !== undefined) return known;
-  const found = walkTo(keywordLocation, context) ?? { schema: {}, schemaPath: [] };
-  context.located.set(keywordLocation, found);
-  return found;
-}
-
-function walkTo(keywordLocation: string, context: Context): { schema: SchemaNode; schemaPath: string[] } | undefined {
-  const segments = pointerSegments(keywordLocation);
-  segments.pop();
-  let node: unknown = context.root;
-  for (const segment of segments) {
-    if (typeof node !== 'object' || node === null) return undefined;
-    const holder = node as Record<string, unknown>;
-    if (segment === '$ref') node = context.lookup[String(holder.__absolute_ref__)];
-    else if (segment === '$recursiveRef') node = context.lookup[String(holder.__absolute_recursive_ref__)];
-    else node = holder[segment];
-  }
-  if (typeof node !== 'object' || node === null) return undefined;
-  return { schema: node as SchemaNode, schemaPath: segments };
-}
-
-/** `#/a~1b/0` → `['a/b', '0']` (cfworker percent-encodes pointer segments). */
-function pointerSegments(location: string): string[] {
-  const body = location.startsWith('#') ? location.slice(1) : location;
-  if (body === '') return [];
-  return body
-    .slice(1)
-    .split('/')
-    .map((segment) => {
-      let decoded = segment;
-      try {
-        decoded = decodeURIComponent(segment);
-      } catch {
-        // keep the raw segment: cfworker only encodes with encodeURI, so this is not expected
-      }
-      return decoded.replace(/~1/g, '/').replace(/~0/g, '~');
-    });
 }
