@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { dereference, type Schema, type SchemaDraft, validate } from '@cfworker/json-schema';
+import { fixtures } from '../bench/fixtures.ts';
 import { estimateWork } from '../src/engine/estimate-work.ts';
 import { findDuplicates } from '../src/engine/find-duplicates.ts';
 import { checkSchema, compileSchema, policyHash, resolvePolicy } from '../src/engine/index.ts';
@@ -81,7 +82,7 @@ describe('maxWork', () => {
       ),
       [overBudget(maxWork)],
     );
-    assert.deepEqual(accept(schema).validate(range(10, (i) => i)), { valid: true });
+    assert.deepEqual(accept(schema).validate(range(2, (i) => i)), { valid: true });
   });
 
   it('names the budget of the policy in force', () => {
@@ -104,7 +105,7 @@ describe('maxWork', () => {
     assert.equal(issues[0]?.keyword, 'required');
   });
 
-  it('admits the bench and real-world shapes well inside the budget', () => {
+  it('admits a real-world batch (10 resources against 39 anyOf branches) inside the budget', () => {
     const schema = buildLargeSchema();
     const resource = (i: number) => ({
       name: `web-${i}`,
@@ -113,11 +114,22 @@ describe('maxWork', () => {
       tags: range(8, (j) => `tag-${j}`),
       ports: range(4, (j) => ({ port: 8000 + j, protocol: 'tcp' })),
     });
-    const instance = { resources: range(100, resource) };
+    const instance = { resources: range(10, resource) };
     const found = estimate(schema, instance);
     assert.equal(found.overBudget, false);
     assert.ok(found.work < maxWork, `${found.work}`);
     assert.deepEqual(accept(schema).validate(instance), { valid: true });
+  });
+
+  it('admits the bench fixtures, valid and invalid, with room to spare', () => {
+    for (const fixture of fixtures) {
+      for (const instance of [fixture.valid, fixture.invalid]) {
+        const found = estimate(fixture.schema, instance);
+        assert.ok(found.work * 2 < maxWork, `${fixture.name}: ${found.work}`);
+      }
+      assert.deepEqual(accept(fixture.schema).validate(fixture.valid), { valid: true });
+      assert.equal(accept(fixture.schema).validate(fixture.invalid).valid, false);
+    }
   });
 
   it('turns a RangeError from the validator into a typed issue', () => {
@@ -274,7 +286,7 @@ describe('uniqueItems by hashing', () => {
   it('charges the pairwise scan up to the first duplicated row', () => {
     const ints = range(40_000, (i) => i);
     // The validator's scan stops at row 0 here, but would compare almost every pair there.
-    assert.ok(estimate(unique, [...ints, 0]).work < 100_000);
+    assert.ok(estimate(unique, [...ints, 0]).work < maxWork);
     assert.deepEqual(issuesOf(unique, [...ints, 39_999]), [overBudget(maxWork)]);
   });
 });
@@ -364,5 +376,28 @@ describe('unevaluated* placements', () => {
       properties: { a: { properties: { x: true } } },
       allOf: [{ properties: { a: true } }],
     });
+  });
+});
+
+describe('unevaluatedItems beside contains in 2019-09', () => {
+  const draft2019 = 'https://json-schema.org/draft/2019-09/schema';
+
+  it('refuses it: the validator would count items that only contains matched', () => {
+    for (const schema of [
+      { $schema: draft2019, contains: { type: 'string' }, unevaluatedItems: false },
+      { $schema: draft2019, allOf: [{ contains: { type: 'string' } }], unevaluatedItems: false },
+    ]) {
+      assert.deepEqual(refuse(schema), {
+        code: 'unsupported_keyword',
+        message:
+          '#/unevaluatedItems: the validator would count items matched by "contains", which 2019-09 leaves unevaluated, so it cannot be enforced faithfully; schemaval refuses it',
+      });
+    }
+  });
+
+  it('admits it in 2020-12, where contains does evaluate items', () => {
+    const compiled = accept({ contains: { type: 'string' }, unevaluatedItems: false });
+    assert.deepEqual(compiled.validate(['a']), { valid: true });
+    assert.equal(compiled.validate(['a', 1]).valid, false);
   });
 });

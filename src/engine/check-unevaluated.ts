@@ -105,6 +105,22 @@ export function checkUnevaluated(
     return out;
   };
 
+  /** 2019-09: does `contains` (in this node or anything sharing its record) write to the record `node` reads? */
+  const sharesWithContains = (node: SchemaObject): boolean => {
+    const seen = new Set<SchemaObject>();
+    const pending = [node];
+    while (pending.length > 0) {
+      const next = pending.pop() as SchemaObject;
+      if (seen.has(next)) continue;
+      seen.add(next);
+      if ('contains' in next) return true;
+      for (const { child } of shared(next)) pending.push(child);
+      // `if` is evaluated with a record of its own, merged in when it holds.
+      if (typeof next.if === 'object' && next.if !== null) pending.push(next.if as SchemaObject);
+    }
+    return false;
+  };
+
   // Every subschema the validator can reach, and whether any way in may carry names evaluated outside it.
   const reached = new Map<SchemaObject, boolean>();
   const pending: { node: SchemaObject; dirty: boolean }[] = [{ node: root, dirty: false }];
@@ -118,6 +134,12 @@ export function checkUnevaluated(
   }
 
   for (const node of holders) {
+    if (recursive && 'unevaluatedItems' in node && reached.has(node) && sharesWithContains(node)) {
+      return {
+        code: 'unsupported_keyword',
+        message: `${index.pointerOf.get(node) ?? '#'}/unevaluatedItems: the validator would count items matched by "contains", which 2019-09 leaves unevaluated, so it cannot be enforced faithfully; schemaval refuses it`,
+      };
+    }
     if (reached.get(node) !== true) continue;
     const keyword = 'unevaluatedProperties' in node ? 'unevaluatedProperties' : 'unevaluatedItems';
     const what = keyword === 'unevaluatedProperties' ? 'properties' : 'items';

@@ -11,7 +11,7 @@ export const defaultPolicy: Policy = Object.freeze({
   maxInstanceBytes: 1_048_576,
   maxInstanceDepth: 64,
   maxIssues: 100,
-  maxWork: 2_000_000,
+  maxWork: 50_000,
 });
 
 const policyKeys = Object.keys(defaultPolicy) as (keyof Policy)[];
