@@ -138,11 +138,16 @@ describe('one issue per missing name', () => {
   it('words array-form dependencies beside schema-form ones (draft-07)', () => {
     const schema = {
       $schema: 'http://json-schema.org/draft-07/schema#',
-      dependencies: { a: ['b'], c: { required: ['d'] }, e: ['f', 'g'] },
+      dependencies: { a: ['b', 'h'], c: { required: ['d'] }, e: ['f', 'g'] },
     };
     assert.deepEqual(
       issuesOf(schema, { a: 1, c: 1, e: 1, g: 1 }).map((issue) => issue.message),
-      ['property "a" requires property "b"', 'missing required property "d"', 'property "e" requires property "f"'],
+      [
+        'property "a" requires property "b"',
+        'property "a" requires property "h"',
+        'missing required property "d"',
+        'property "e" requires property "f"',
+      ],
     );
   });
 });

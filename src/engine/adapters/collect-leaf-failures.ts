@@ -29,23 +29,14 @@ export interface Collected {
 }
 
 /** Keywords whose failure only wraps the failures of a subschema; their children are reported instead. */
-const wrappers = new Set([
-  '$ref',
-  '$recursiveRef',
-  'allOf',
-  'if',
-  'properties',
-  'patternProperties',
-  'additionalProperties',
-  'unevaluatedProperties',
-  'propertyNames',
-  'dependentSchemas',
-  'dependencies',
-  'items',
-  'prefixItems',
-  'additionalItems',
-  'unevaluatedItems',
-]);
+const wrappers = new Set(
+  [
+    '$ref $recursiveRef allOf if properties patternProperties additionalProperties unevaluatedProperties',
+    'propertyNames dependentSchemas dependencies items prefixItems additionalItems unevaluatedItems',
+  ]
+    .join(' ')
+    .split(' '),
+);
 
 const mapKeywords = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
 const slash = 47;
@@ -157,7 +148,7 @@ const requiredLike = (unit: OutputUnitLike, hasChildren: boolean): boolean =>
 
 function collectRange(context: Context, start: number, end: number, sink: Sink, propertyName: boolean): void {
   const { units, ends } = context;
-  let previous: OutputUnitLike | undefined;
+  let previous = -1;
   for (let i = start; i < end && !sink.overflow; i = ends[i] as number) {
     const unit = units[i] as OutputUnitLike;
     const next = ends[i] as number;
@@ -170,12 +161,12 @@ function collectRange(context: Context, start: number, end: number, sink: Sink, 
     } else {
       if (requiredLike(unit, next > i + 1)) {
         // cfworker writes one unit per missing name, in the keyword's order, one after another.
+        // (array-form `dependencies` may have schema-form siblings in between).
+        const before = units[previous];
         const same =
-          previous !== undefined &&
-          previous.keywordLocation === unit.keywordLocation &&
-          previous.instanceLocation === unit.instanceLocation;
-        if (same) context.ordinals.set(i, (context.ordinals.get(i - 1) ?? 0) + 1);
-        previous = unit;
+          before !== undefined && before.keywordLocation === unit.keywordLocation && before.instanceLocation === unit.instanceLocation;
+        if (same) context.ordinals.set(i, (context.ordinals.get(previous) ?? 0) + 1);
+        previous = i;
       }
       if (propertyName) context.propertyNames.add(i);
       add(sink, i);
