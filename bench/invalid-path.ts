@@ -32,9 +32,12 @@ export interface InvalidResult {
 
 const region = ['us-east-1', 'eu-west-1'];
 
-/** The real-world-sized schema (84 KB, 1,030 subschemas) with 100 resources that each fail every `anyOf` branch. */
+/**
+ * The real-world-sized schema (84 KB, 1,030 subschemas) with a 240 KB wrong instance: 10 resources that each fail
+ * every one of the 39 `anyOf` branches, carrying long command lines.
+ */
 export function realLargeCase(): InvalidCase {
-  const resources = Array.from({ length: 100 }, (_, i) => ({
+  const resources = Array.from({ length: 10 }, (_, i) => ({
     name: `web-${i}`,
     region: i % 2 === 0 ? 'mars-north-1' : region[i % region.length],
     size: 4096 + i,
@@ -42,7 +45,7 @@ export function realLargeCase(): InvalidCase {
     labels: { team: 'platform', owner: 'x'.repeat(80) },
     tags: ['a', 'b', 'a'],
     ports: [{ port: 0, protocol: 'sctp' }, { protocol: 'tcp' }],
-    spec: { image: 'nginx', command: ['run', 1], env: { MODE: 2 }, restart: 'sometimes', extra: true },
+    spec: { image: 'nginx', command: ['run', `--flags=${'x'.repeat(24_000)}`, 1], env: { MODE: 2 }, restart: 'sometimes', extra: true },
   }));
   return {
     name: 'real 84 KB',

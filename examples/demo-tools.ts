@@ -34,7 +34,8 @@ export const demoTools: Tool[] = [
   {
     name: 'match_pattern',
     title: 'Match a pattern',
-    description: 'A hostile schema: its pattern backtracks catastrophically on "aaaa…!" in a backtracking engine; schemaval matches it in linear time.',
+    description:
+      'A hostile schema: its pattern backtracks catastrophically on "aaaa…!" in a backtracking engine; schemaval matches it in linear time.',
     inputSchema: { type: 'object', properties: { text: { type: 'string', pattern: '^(a+)+$', title: 'Text' } }, required: ['text'] },
   },
   {
