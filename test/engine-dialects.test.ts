@@ -297,3 +297,19 @@ describe('warnings', () => {
     assert.equal(accept({ $schema: draft04, properties }).warnings.length, 20);
   });
 });
+
+describe('draft-07 dependencies keyed by names the validator takes for keywords', () => {
+  // The validator's indexer skips keys like "required" or "constructor" under `dependencies`; the engine resolves
+  // the `$ref`s below them itself (found by the differential test against @hyperjump/json-schema).
+  for (const key of ['constructor', 'required', 'toString', 'type']) {
+    it(`resolves a $ref under dependencies.${key}`, () => {
+      const schema = { $schema: draft07, dependencies: { [key]: { $ref: '#/definitions/d' } }, definitions: { d: { required: ['x'] } } };
+      assert.deepEqual(
+        issuesOf(schema, { [key]: 1 }).map((issue) => `${issue.path}: ${issue.message}`),
+        ['$: missing required property "x"'],
+      );
+      assertValid(schema, { [key]: 1, x: 2 });
+      assertValid(schema, {});
+    });
+  }
+});

@@ -8,7 +8,7 @@ import { checkSchema } from './check-schema.ts';
 import { defaultPolicy } from './policy.ts';
 import type { SchemaValidatorAdapter } from './schema-validator-adapter.ts';
 import { validateInstance } from './validate-instance.ts';
-import type { FormatMode } from './walk-schema.ts';
+import type { FormatMode, SchemaObject } from './walk-schema.ts';
 
 /** A schema that passed the policy and compiled: validate many instances with it. */
 export interface CompiledSchema {
@@ -41,7 +41,13 @@ export function compileSchema(schema: unknown, options: CompileSchemaOptions = {
   if (!checked.ok) return checked;
   const { root, dialect, index, warnings } = checked.checked;
   const refNodes = index.refs.filter((site) => site.keyword === '$ref').map((site) => site.node);
-  const compiled = adapter.compile({ schema: root, dialect, base: index.rootUri, refNodes, anchors: index.anchors });
+  const refTargets = new Map<SchemaObject, SchemaObject | boolean>();
+  for (const node of refNodes) {
+    const found = checked.checked.targets.get(node);
+    // A holder of both `$ref` and `$recursiveRef` has two targets: leave it to the adapter's own indexer.
+    if (found?.length === 1 && found[0] !== undefined) refTargets.set(node, found[0]);
+  }
+  const compiled = adapter.compile({ schema: root, dialect, base: index.rootUri, refNodes, refTargets, anchors: index.anchors });
   if (!compiled.ok) return { ok: false, refusal: { code: compiled.code, message: compiled.message } };
   const context = { compiled: compiled.compiled, checked: checked.checked, adapter, policy };
   return {

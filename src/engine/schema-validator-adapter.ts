@@ -53,6 +53,8 @@ export interface AdapterCompileInput {
   readonly base: string;
   /** Every subschema holding a `$ref`, so the adapter can confirm it resolves them too. */
   readonly refNodes: readonly SchemaNode[];
+  /** The engine's own resolution of each `$ref` holder, for any reference the library's indexer misses. */
+  readonly refTargets?: ReadonlyMap<SchemaNode, SchemaNode | boolean>;
   /** Every `$anchor` (and pre-2019 fragment `$id`) as the engine resolved it: absolute URI → subschema. */
   readonly anchors: ReadonlyMap<string, SchemaNode>;
 }

@@ -44,6 +44,8 @@ function compileWithCfworker(input: AdapterCompileInput): ReturnType<SchemaValid
   // cfworker also files an embedded resource's $anchor under the outer base, overwriting a real anchor of the
   // same name there (JSON-Schema-Test-Suite "order of evaluation: $id and $anchor and $ref"). Put them back.
   for (const [uri, node] of input.anchors) lookup[uri] = node;
+  const refTargets = input.refTargets ?? new Map<SchemaNode, SchemaNode | boolean>();
+  pinMissedRefs(lookup, refTargets, (node) => node);
   for (const node of input.refNodes) {
     const uri = (node as { __absolute_ref__?: string }).__absolute_ref__;
     if (uri === undefined || lookup[uri] === undefined) {
@@ -51,7 +53,7 @@ function compileWithCfworker(input: AdapterCompileInput): ReturnType<SchemaValid
     }
   }
   const draft = drafts[dialect];
-  const plain = withFastTwin(schema, lookup, input.anchors, (node) => node);
+  const plain = withFastTwin(schema, lookup, input.anchors, refTargets, (node) => node);
   if (plain === undefined) {
     return { ok: false, code: 'invalid_schema', message: 'the validator could not index this schema (conflicting identifiers)' };
   }
@@ -62,7 +64,7 @@ function compileWithCfworker(input: AdapterCompileInput): ReturnType<SchemaValid
     validate(instance, options = {}) {
       // cfworker compares items pairwise; when the engine has already hashed every array and found no duplicate,
       // a twin without `uniqueItems: true` gives the same verdict in linear time.
-      if (options.uniqueItemsHold === true) unique ??= withoutUniqueItems(plain, dialect, input.anchors);
+      if (options.uniqueItemsHold === true) unique ??= withoutUniqueItems(plain, dialect, input.anchors, refTargets);
       const use = options.uniqueItemsHold === true ? (unique ?? plain) : plain;
       const refs = use.lookup as Parameters<typeof validate>[3];
       // Short-circuiting stops at the first failure: as exact a verdict, far cheaper. Only an invalid instance
@@ -114,6 +116,7 @@ function withFastTwin(
   root: SchemaNode | boolean,
   lookup: Record<string, unknown>,
   anchors: ReadonlyMap<string, SchemaNode>,
+  refTargets: ReadonlyMap<SchemaNode, SchemaNode | boolean>,
   mapped: (node: SchemaNode) => object,
 ): Prepared | undefined {
   const twins = new Map<object, object>();
@@ -128,11 +131,20 @@ function withFastTwin(
     const own = mapped(node);
     fastLookup[uri] = twins.get(own) ?? own;
   }
+  pinMissedRefs(fastLookup, refTargets, (node) => {
+    const own = mapped(node);
+    return twins.get(own) ?? own;
+  });
   return { root, lookup, fast, fastLookup };
 }
 
 /** The prepared schema again without `uniqueItems: true`, or the same one when it has none. */
-function withoutUniqueItems(plain: Prepared, dialect: Dialect, anchors: ReadonlyMap<string, SchemaNode>): Prepared {
+function withoutUniqueItems(
+  plain: Prepared,
+  dialect: Dialect,
+  anchors: ReadonlyMap<string, SchemaNode>,
+  refTargets: ReadonlyMap<SchemaNode, SchemaNode | boolean>,
+): Prepared {
   const twins = new Map<object, object>();
   const found = { uniqueItems: false };
   const root = dropUniqueItems(plain.root, subschemaKeywords(dialect), twins, found) as SchemaNode | boolean;
@@ -145,7 +157,30 @@ function withoutUniqueItems(plain: Prepared, dialect: Dialect, anchors: Readonly
   }
   const mapped = (node: SchemaNode): object => twins.get(node) ?? node;
   for (const [uri, node] of anchors) lookup[uri] = mapped(node);
-  return withFastTwin(root, lookup, anchors, mapped) ?? plain;
+  pinMissedRefs(lookup, refTargets, mapped);
+  return withFastTwin(root, lookup, anchors, refTargets, mapped) ?? plain;
+}
+
+let pinned = 0;
+
+/**
+ * cfworker's indexer walks `dependencies` as if it were a schema and skips keys it takes for keywords (`required`,
+ * and `constructor`, inherited from Object.prototype), so `$ref`s below such a key never get a resolved URI.
+ * Those holders get one of ours pointing at the engine's own resolution; a `$ref` cfworker did resolve is left
+ * as it is (and still refused if its target is missing).
+ */
+function pinMissedRefs(
+  lookup: Record<string, unknown>,
+  refTargets: ReadonlyMap<SchemaNode, SchemaNode | boolean>,
+  mapped: (node: SchemaNode) => object,
+): void {
+  for (const [node, target] of refTargets) {
+    const holder = mapped(node);
+    if ((holder as { __absolute_ref__?: string }).__absolute_ref__ !== undefined) continue;
+    const uri = `urn:schemaval:ref:${pinned++}`;
+    Object.defineProperty(holder, '__absolute_ref__', { value: uri, enumerable: false });
+    lookup[uri] = typeof target === 'object' ? mapped(target) : target;
+  }
 }
 
 /**
