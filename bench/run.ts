@@ -31,6 +31,7 @@ import {
   startupLine,
 } from './isolation-report.ts';
 import { lookupTasks } from './lookup-tasks.ts';
+import { measurePatternCost, patternCostTable } from './pattern-cost.ts';
 import {
   type CompileResults,
   compileRatioLines,
@@ -189,6 +190,10 @@ if (runInvalid) {
   console.log(invalidTable(invalid));
   console.log('\n   Hostile inputs of issue #9, once each in-process (compile + validate; before: up to hours, or a dead heap)\n');
   console.log(hostileLines(engine.policy.timeBudgetMs).join('\n'));
+
+  console.log('\n8. Patterns: the linear-time matcher (decision 009) vs the backtracking RegExp, per check as the validator makes it');
+  console.log("   (construct + test; schemaval = inside the scope that swaps in the linear matcher, cached); the fixtures' patterns\n");
+  console.log(patternCostTable(await measurePatternCost()));
 }
 
 if (full) {
