@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, ElicitRequestSchema, type McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ElicitRequestSchema, type McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { createEngine } from '../../src/engine/index.ts';
 import { createUpstream, type Upstream } from '../../test/helpers/http-upstream.ts';
 import { createMcpGateway, type McpGatewayOptions } from '../src/mcp-gateway.ts';
@@ -17,8 +17,8 @@ afterEach(async () => {
   client = upstream = undefined;
 });
 
-async function connect(options: Partial<McpGatewayOptions> = {}, answer?: (params: Record<string, unknown>) => unknown) {
-  upstream = createUpstream();
+async function connect(options: Partial<McpGatewayOptions> = {}, answer?: (params: Record<string, unknown>) => unknown, list?: Tool[]) {
+  upstream = createUpstream(list === undefined ? {} : { list });
   const events: { kind: string; code: string; tool?: string; message?: string }[] = [];
   const gateway = createMcpGateway({
     engine: createEngine(),
@@ -45,6 +45,27 @@ const rejected = (promise: Promise<unknown>): Promise<McpError> =>
   );
 
 describe('MCP gateway', () => {
+  it('answers a call missing 6,000 required fields at once with capped issues, and never forwards it (issue #9)', async () => {
+    const names = Array.from({ length: 6000 }, (_, i) => `field_${i}`);
+    const wide = {
+      name: 'wide',
+      inputSchema: { type: 'object', required: names, properties: Object.fromEntries(names.map((name) => [name, { type: 'string' }])) },
+    } as Tool;
+    const { client, seen } = await connect({}, undefined, [wide]);
+    const { tools } = await client.listTools();
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ['wide'],
+    );
+    const error = await rejected(client.callTool({ name: 'wide', arguments: {} }));
+    assert.equal(error.code, -32602);
+    const issues = (error.data as { issues: { keyword: string; message: string }[] }).issues;
+    assert.equal(issues.length, 101, 'maxIssues issues and one summary');
+    assert.equal(issues[0]?.message, 'missing required property "field_0"');
+    assert.equal(issues.at(-1)?.keyword, 'maxIssues');
+    assert.equal(seen.calls.length, 0);
+  });
+
   it('filters refused tools out of tools/list', async () => {
     const { client, events } = await connect();
     const { tools, _meta } = await client.listTools();
