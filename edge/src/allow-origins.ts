@@ -11,8 +11,8 @@ export function allowOrigins(origins: readonly string[]): MiddlewareHandler {
   const withCors = cors({
     origin: (origin) => origin,
     allowMethods: ['GET', 'POST', 'DELETE'],
-    // The MCP Streamable HTTP headers, so a page can use /mcp as well as the JSON API.
-    allowHeaders: ['Content-Type', 'Mcp-Session-Id', 'Mcp-Protocol-Version', 'Last-Event-ID'],
+    // The MCP Streamable HTTP headers and a bearer credential, so a page can use /mcp as well as the JSON API.
+    allowHeaders: ['Content-Type', 'Authorization', 'Mcp-Session-Id', 'Mcp-Protocol-Version', 'Last-Event-ID'],
     exposeHeaders: ['Mcp-Session-Id'],
     maxAge: 600,
   });

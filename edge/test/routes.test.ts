@@ -274,6 +274,24 @@ describe('CORS', () => {
     assert.match(preflight.headers.get('access-control-allow-methods') ?? '', /POST/);
   });
 
+  it('lets a configured origin send what an MCP client sends to /mcp, and read the session id', async () => {
+    const preflight = await appWith().request('/mcp', {
+      method: 'OPTIONS',
+      headers: {
+        origin: allowed,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type, mcp-session-id, mcp-protocol-version, last-event-id',
+      },
+    });
+    assert.equal(preflight.status, 204);
+    const headers = (preflight.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/,\s*/);
+    for (const name of ['authorization', 'content-type', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id']) {
+      assert.ok(headers.includes(name), `${name} in ${headers.join(', ')}`);
+    }
+    const res = await appWith().request('/healthz', { headers: { origin: allowed } });
+    assert.match(res.headers.get('access-control-expose-headers') ?? '', /Mcp-Session-Id/i);
+  });
+
   it('sends no CORS header at all to any other origin', async () => {
     const app = appWith();
     const responses = [
