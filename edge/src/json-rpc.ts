@@ -21,11 +21,20 @@ export type JsonRpcMessage =
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export const isRequest = (m: unknown): m is JsonRpcRequest => isObject(m) && typeof m.method === 'string' && 'id' in m;
+/** A message with this method and no `id`: a notification. */
+export const isNotificationNamed = (m: unknown, method: string): boolean => isObject(m) && m.method === method && !('id' in m);
 export const isResponse = (m: unknown): m is JsonRpcResponse =>
   isObject(m) && !('method' in m) && 'id' in m && ('result' in m || 'error' in m);
 
-/** A key for a request id that survives string/number ambiguity. */
-export const idKey = (id: unknown): string => JSON.stringify(id);
+/**
+ * A key for a request id, matching ids the way the MCP SDK does (it looks responses up by `Number(id)`), so a
+ * response whose id is the string "7" for request 7 is checked as the answer to 7, as a client will take it.
+ * Ids that are not numbers to the SDK keep their exact JSON text.
+ */
+export const idKey = (id: unknown): string => {
+  const numeric = typeof id === 'number' || typeof id === 'string' ? Number(id) : Number.NaN;
+  return Number.isFinite(numeric) ? `#${numeric}` : JSON.stringify(id);
+};
 
 /** A JSON-RPC error response. */
 export function errorResponse(id: string | number | null, code: number, message: string, data?: unknown): JsonRpcResponse {

@@ -4,7 +4,7 @@ import { toolRefusal } from '../../src/engine/compile-tool.ts';
 import type { Engine } from '../../src/engine/create-engine.ts';
 import { formatIssues } from '../../src/engine/format-issue.ts';
 import { parseJson } from '../../src/engine/parse-json.ts';
-import { errorResponse, idKey, isRequest, isResponse, type JsonRpcResponse } from './json-rpc.ts';
+import { errorResponse, idKey, isNotificationNamed, isRequest, isResponse, type JsonRpcResponse } from './json-rpc.ts';
 import type { SessionStore, SessionStores, StoredTool } from './session-store.ts';
 import { transformSse } from './sse-transform.ts';
 import { createToolGate } from './tool-gate.ts';
@@ -107,7 +107,7 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
       const id = `schemaval-tools-list-${page}`;
       const response = await post(headers, { jsonrpc: '2.0', id, method: 'tools/list', params: cursor === undefined ? {} : { cursor } });
       if (!response.ok) return undefined;
-      const reply = (await readMessages(response)).find((m) => isResponse(m) && m.id === id) as JsonRpcResponse | undefined;
+      const reply = (await readMessages(response)).find((m) => isResponse(m) && idKey(m.id) === idKey(id)) as JsonRpcResponse | undefined;
       const result = reply?.result as { tools?: unknown; nextCursor?: unknown } | undefined;
       if (!Array.isArray(result?.tools)) return undefined;
       await gate.admit(result.tools, store);
@@ -220,6 +220,10 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
     let message = parsed.value;
     if (Array.isArray(message)) return jsonReply(errorResponse(null, -32600, 'JSON-RPC batches are not supported by this gateway'), 400);
 
+    // A notification has no answer to check against, so a call must be a request.
+    if (isNotificationNamed(message, 'tools/call')) {
+      return jsonReply(errorResponse(null, -32600, 'tools/call must be a request with an id; the notification was not sent'), 400);
+    }
     if (isRequest(message) && message.method === 'tools/call') {
       const name = String(message.params?.name ?? '');
       const tool = await findTool(store, name, headers);

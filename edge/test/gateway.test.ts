@@ -45,6 +45,33 @@ const rejected = (promise: Promise<unknown>): Promise<McpError> =>
   );
 
 describe('MCP gateway', () => {
+  it('refuses a tools/call notification (no id, so nothing could check its answer) and never forwards it', async () => {
+    const own = createUpstream();
+    try {
+      const gateway = createMcpGateway({
+        engine: createEngine(),
+        upstreamUrl: 'http://upstream.test/mcp',
+        sessions: createMemorySessionStores(),
+        outputPolicy: 'enforce',
+        fetch: ((input: RequestInfo | URL, init?: RequestInit) => own.handle(new Request(input, init))) as typeof fetch,
+      });
+      const response = await gateway(
+        new Request('http://gateway.test/mcp', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify({ jsonrpc: '2.0', method: 'tools/call', params: { name: 'echo', arguments: { text: 1 } } }),
+        }),
+      );
+      assert.equal(response.status, 400);
+      const body = (await response.json()) as { error?: { code: number; message: string } };
+      assert.equal(body.error?.code, -32600);
+      assert.match(body.error?.message ?? '', /must be a request/);
+      assert.equal(own.seen.calls.length, 0);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('answers a call missing 6,000 required fields at once with capped issues, and never forwards it (issue #9)', async () => {
     const names = Array.from({ length: 6000 }, (_, i) => `field_${i}`);
     const wide = {
