@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { checkElicitationSchema, compileSchema, elicitationDefaults } from '../src/engine/index.ts';
 
-const spec = JSON.parse(readFileSync(new URL('../../shared/mcp-spec/schema-2025-11-25.json', import.meta.url), 'utf8'));
+const spec = JSON.parse(readFileSync(new URL('./fixtures/mcp-spec/schema-2025-11-25.json', import.meta.url), 'utf8'));
 /** The spec's own JSON Schema for `requestedSchema`, compiled by the engine. */
 const requestedSchemaSchema = compileSchema({ ...spec, $ref: '#/$defs/ElicitRequestFormParams/properties/requestedSchema' });
 

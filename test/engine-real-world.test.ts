@@ -15,7 +15,7 @@ interface ToolFixture {
 
 const loadTool = (file: string): ToolFixture => JSON.parse(readFileSync(new URL(`./fixtures/real-world/${file}`, import.meta.url), 'utf8'));
 const loadSpec = (revision: string): Record<string, unknown> =>
-  JSON.parse(readFileSync(new URL(`../../shared/mcp-spec/schema-${revision}.json`, import.meta.url), 'utf8'));
+  JSON.parse(readFileSync(new URL(`./fixtures/mcp-spec/schema-${revision}.json`, import.meta.url), 'utf8'));
 
 const fixtureFiles = [
   'zod-draft07-create-issue.json',

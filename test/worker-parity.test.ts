@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { createValidator } from '../src/host/node.ts';
 import { loadSuite } from './conformance/suite.ts';
 
-const suite = loadSuite(fileURLToPath(new URL('../../shared/json-schema-test-suite', import.meta.url)));
+const suite = loadSuite(fileURLToPath(new URL('./fixtures/json-schema-test-suite', import.meta.url)));
 
 describe('inline and worker modes', () => {
   const inline = createValidator({ mode: 'inline' });
