@@ -3,6 +3,7 @@
 export { checkElicitationSchema, elicitationDefaults } from '../engine/check-elicitation-schema.ts';
 export { toolRefusal } from '../engine/compile-tool.ts';
 export { createValidator, type Validator, type ValidatorOptions } from './create-validator.ts';
+export { type ElicitationHost, withElicitationValidation } from './elicitation-guard.ts';
 export { createIdbVerdictCache } from './idb-verdict-cache.ts';
 export { type SchemavalProviderOptions, schemavalProvider } from './schemaval-provider.ts';
 export { type SpawnBrowserWorkerOptions, spawnBrowserWorker } from './spawn-browser-worker.ts';

@@ -1,4 +1,3 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { checkElicitationSchema, elicitationDefaults } from '../engine/check-elicitation-schema.ts';
 import { formatIssues } from '../engine/format-issue.ts';
@@ -8,12 +7,23 @@ import { invalidParams } from './invalid-params.ts';
 type Handler = (request: { params?: Record<string, unknown> }, extra: unknown) => unknown;
 
 /**
+ * A client whose `elicitation/create` handler can be guarded: the v1 SDK `Client` (`setRequestHandler(schema, h)`)
+ * and the v2 `@modelcontextprotocol/client` `Client` (`setRequestHandler('elicitation/create', h)`). Both keep
+ * their handlers in `_requestHandlers` by method, and v2's MRTR driver fulfils an `InputRequiredResult`'s
+ * elicitation `inputRequests` through that same table before it retries the call.
+ */
+export interface ElicitationHost {
+  setRequestHandler(...args: never[]): unknown;
+}
+
+/**
  * Puts a check in front of the client's `elicitation/create` handler, now and whenever one is registered later.
  * Form mode only (URL mode and decline/cancel pass through): the `requestedSchema` must be the spec's restricted
  * subset; on `accept`, missing fields take their defaults and the content is validated (formats asserted). A
- * failure reaches the server as -32602 with the issues, and the answer is not relayed.
+ * failure reaches the server as -32602 with the issues, and the answer is not relayed. With the v2 client in the
+ * 2026-07-28 era the same check runs on each MRTR elicitation: a failure rejects the call and no retry is sent.
  */
-export function wrapElicitation(client: Client, validator: ValidatorService): void {
+export function wrapElicitation(client: ElicitationHost, validator: ValidatorService): void {
   const guard =
     (handler: Handler): Handler =>
     async (request, extra) => {
@@ -43,9 +53,13 @@ export function wrapElicitation(client: Client, validator: ValidatorService): vo
       return { ...result, content };
     };
 
-  const register = client.setRequestHandler.bind(client) as (schema: unknown, handler: Handler) => void;
-  (client as unknown as { setRequestHandler: (schema: unknown, handler: Handler) => void }).setRequestHandler = (schema, handler) =>
-    register(schema, isElicitation(schema) ? guard(handler) : handler);
+  const register = client.setRequestHandler.bind(client) as unknown as (schema: unknown, ...rest: unknown[]) => unknown;
+  // v1: (schema, handler); v2: (method, handler) or (method, schemas, handler): the handler is the last argument.
+  (client as unknown as { setRequestHandler: (schema: unknown, ...rest: unknown[]) => unknown }).setRequestHandler = (schema, ...rest) => {
+    const last = rest.length - 1;
+    if (isElicitation(schema) && typeof rest[last] === 'function') rest[last] = guard(rest[last] as Handler);
+    return register(schema, ...rest);
+  };
 
   // A handler registered before the wrap sits in the protocol's table already (behind the SDK's own checks).
   const table = (client as unknown as { _requestHandlers?: Map<string, Handler> })._requestHandlers;
@@ -54,7 +68,17 @@ export function wrapElicitation(client: Client, validator: ValidatorService): vo
 }
 
 function isElicitation(schema: unknown): boolean {
-  if (schema === ElicitRequestSchema) return true;
+  if (schema === ElicitRequestSchema || schema === 'elicitation/create') return true;
   const method = (schema as { shape?: { method?: { value?: unknown } } })?.shape?.method?.value;
   return method === 'elicitation/create';
+}
+
+/**
+ * Guards only the client's elicitation handler, for a client `withSchemaValidation` does not wrap: the v2
+ * `@modelcontextprotocol/client` `Client`, whose 2026-07-28 MRTR rounds answer `inputRequests` through it.
+ * Returns the same client.
+ */
+export function withElicitationValidation<C extends ElicitationHost>(client: C, options: { readonly validator: ValidatorService }): C {
+  wrapElicitation(client, options.validator);
+  return client;
 }

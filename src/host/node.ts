@@ -1,13 +1,16 @@
 // `schemaval/host` for Node: worker mode runs the engine in worker_threads.
 
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { ValidatorService } from '../protocol/validator-service.ts';
 import { createValidator as createGenericValidator, type Validator, type ValidatorOptions } from './create-validator.ts';
+import { type ElicitationHost, withElicitationValidation as withElicitationValidationOn } from './elicitation-guard.ts';
 import { spawnNodeWorker } from './spawn-node-worker.ts';
 import { type SchemaValidationOptions, withSchemaValidation as withSchemaValidationOn } from './with-schema-validation.ts';
 
 export { checkElicitationSchema, elicitationDefaults } from '../engine/check-elicitation-schema.ts';
 export { toolRefusal } from '../engine/compile-tool.ts';
 export type { Validator, ValidatorOptions } from './create-validator.ts';
+export type { ElicitationHost } from './elicitation-guard.ts';
 export { createIdbVerdictCache } from './idb-verdict-cache.ts';
 export { type SchemavalProviderOptions, schemavalProvider } from './schemaval-provider.ts';
 export { type SpawnNodeWorkerOptions, spawnNodeWorker } from './spawn-node-worker.ts';
@@ -19,6 +22,14 @@ export type { LaneEnd, SpawnWorker, WorkerHandle } from './worker-handle.ts';
 /** `withSchemaValidation` with a worker_threads validator unless one is given. */
 export function withSchemaValidation<C extends Client>(client: C, options: Partial<SchemaValidationOptions> = {}): C {
   return withSchemaValidationOn(client, { ...options, validator: options.validator ?? createValidator() });
+}
+
+/** `withElicitationValidation` (the v2 SDK client's MRTR elicitations) with a worker_threads validator unless one is given. */
+export function withElicitationValidation<C extends ElicitationHost>(
+  client: C,
+  options: { readonly validator?: ValidatorService } = {},
+): C {
+  return withElicitationValidationOn(client, { validator: options.validator ?? createValidator() });
 }
 
 /** `createValidator` with Node `worker_threads` as the default isolate. */
