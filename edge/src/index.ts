@@ -5,6 +5,7 @@ import { EdgeConfigError, readEdgeConfig } from './edge-config.ts';
 import { isolateEngine } from './isolate-engine.ts';
 import { createMcpGateway } from './mcp-gateway.ts';
 import type { SessionStore } from './session-store.ts';
+import { createToolCache } from './tool-cache.ts';
 
 export { McpSession } from './mcp-session.ts';
 export { SchemavalRpc } from './schemaval-rpc.ts';
@@ -13,6 +14,8 @@ type EdgeEnv = { Bindings: Env };
 
 /** Built on the first request, once per isolate: `env` is not available at module scope. */
 let app: Hono<EdgeEnv> | undefined;
+/** Tool verdicts seen by this isolate, per credential scope and session: most calls need no Durable Object. */
+const toolCache = createToolCache();
 
 function appFor(env: Env): Hono<EdgeEnv> {
   const config = readEdgeConfig(env);
@@ -24,8 +27,10 @@ function appFor(env: Env): Hono<EdgeEnv> {
           engine: isolateEngine,
           upstreamUrl,
           outputPolicy: config.outputPolicy,
-          // One Durable Object per Mcp-Session-Id: session state holds whichever isolate serves the request.
+          // One Durable Object per state key (credential scope and Mcp-Session-Id): pending elicitations, and the
+          // tool verdicts as a fallback for isolates that have not seen the list, hold whichever isolate serves.
           sessions: (key) => env.SESSIONS.get(env.SESSIONS.idFromName(key)) as unknown as SessionStore,
+          toolCache,
           onEvent: (event) => console.log(`mcp gateway: ${event.kind}${event.tool ? ` ${event.tool}` : ''}: ${event.code}`),
         });
   return createApp<EdgeEnv>({

@@ -5,8 +5,9 @@ import type { SessionStore, StoredTool } from './session-store.ts';
 const idleMs = 24 * 60 * 60 * 1000;
 
 /**
- * One MCP session's gateway state — its tools and pending elicitations — in a Durable Object keyed by
- * `Mcp-Session-Id`, so it holds whichever isolate a request lands on. Called over Workers RPC.
+ * One state key's gateway state — pending elicitations, and its tools for isolates whose cache lacks them — in a
+ * Durable Object named by `${credentialScope}:${Mcp-Session-Id ?? 'stateless'}`, so it holds whichever isolate a
+ * request lands on and never crosses credentials. Called over Workers RPC.
  */
 export class McpSession extends DurableObject implements SessionStore {
   async putTools(tools: readonly StoredTool[]): Promise<void> {

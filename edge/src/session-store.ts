@@ -1,4 +1,5 @@
 import type { ToolVerdict } from '../../src/protocol/tool.ts';
+import type { ListHints } from './tool-cache.ts';
 
 /** What the gateway remembers of a tool between requests (and isolates). */
 export interface StoredTool {
@@ -7,11 +8,14 @@ export interface StoredTool {
   /** `{ name, inputSchema, outputSchema }` as lossless JSON text, so any isolate can compile it again. */
   readonly definition: string;
   readonly hasOutputSchema: boolean;
+  /** When the list it came from goes stale (epoch ms; from `ttlMs` or the default), stamped by the tool cache. */
+  readonly expiresAt?: number;
 }
 
 /** Per-session state: the session's tools and its pending elicitations (DESIGN §5.4). */
 export interface SessionStore {
-  putTools(tools: readonly StoredTool[]): Promise<void>;
+  /** Remembers a page of verdicts; `hints` are the list's `ttlMs` / `cacheScope` (used by the isolate cache). */
+  putTools(tools: readonly StoredTool[], hints?: ListHints): Promise<void>;
   getTool(name: string): Promise<StoredTool | undefined>;
   /** Remembers the `requestedSchema` (lossless JSON text) of an elicitation sent to the client. */
   putElicitation(id: string, requestedSchema: string): Promise<void>;
@@ -20,8 +24,11 @@ export interface SessionStore {
   clear(): Promise<void>;
 }
 
-/** Finds the store of a session (a Durable Object stub in workerd; a map in tests). */
-export type SessionStores = (sessionKey: string) => SessionStore;
+/**
+ * Finds the store of a state key, `${credentialScope}:${Mcp-Session-Id ?? 'stateless'}` (see credential-scope.ts):
+ * a Durable Object stub in workerd, a map in tests.
+ */
+export type SessionStores = (stateKey: string) => SessionStore;
 
 /** Sessions in memory, for tests and single-process use. */
 export function createMemorySessionStores(): SessionStores {

@@ -1,0 +1,319 @@
+// Per-credential gateway state and the isolate's tool cache (issue #10 items 3 and 5), in process: real SDK Clients
+// with different Authorization headers → the gateway (memory session stores) → a real SDK Server whose tools depend
+// on the credential.
+import assert from 'node:assert/strict';
+import { afterEach, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { createEngine } from '../../src/engine/index.ts';
+import { createUpstream } from '../../test/helpers/http-upstream.ts';
+import { credentialScope, stateKey } from '../src/credential-scope.ts';
+import { createMcpGateway } from '../src/mcp-gateway.ts';
+import { createMemorySessionStores, type SessionStores } from '../src/session-store.ts';
+import { createToolCache, type ListHints, listHints, type ToolCache } from '../src/tool-cache.ts';
+
+const upstreamUrl = 'http://bank.test/mcp';
+const alice = 'Bearer alice-token';
+const mallory = 'Bearer mallory-token';
+
+/** Alice may transfer at most 100; Mallory's own list (her "per-user schema") has no limit. */
+const toolsFor = (authorization: string): Tool[] => [
+  {
+    name: 'transfer',
+    inputSchema: {
+      type: 'object',
+      properties: { amount: authorization === alice ? { type: 'integer', maximum: 100 } : { type: 'integer' } },
+      required: ['amount'],
+    },
+  },
+];
+
+interface Seen {
+  lists: string[];
+  calls: { authorization: string; arguments: unknown }[];
+}
+
+/** A stateless upstream (no Mcp-Session-Id): a fresh SDK Server per request, as the SDK's stateless mode wants. */
+function credentialUpstream(hints: ListHints = {}, json = true) {
+  const seen: Seen = { lists: [], calls: [] };
+  const handle = async (request: Request): Promise<Response> => {
+    const authorization = request.headers.get('authorization') ?? '';
+    const server = new Server({ name: 'bank', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, () => {
+      seen.lists.push(authorization);
+      return { tools: toolsFor(authorization), ...hints };
+    });
+    server.setRequestHandler(CallToolRequestSchema, (call) => {
+      seen.calls.push({ authorization, arguments: call.params.arguments });
+      return { content: [{ type: 'text', text: 'done' }] };
+    });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: json });
+    await server.connect(transport);
+    return transport.handleRequest(request);
+  };
+  return { seen, handle };
+}
+
+/** Memory stores that count every call made to them, by method. */
+function countingStores(inner: SessionStores = createMemorySessionStores()) {
+  const counts = { getTool: 0, putTools: 0, keys: [] as string[] };
+  const stores: SessionStores = (key) => {
+    counts.keys.push(key);
+    const store = inner(key);
+    return {
+      ...store,
+      getTool: (name) => {
+        counts.getTool++;
+        return store.getTool(name);
+      },
+      putTools: (tools, hints) => {
+        counts.putTools++;
+        return store.putTools(tools, hints);
+      },
+    };
+  };
+  return { stores, counts };
+}
+
+const clients: Client[] = [];
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close();
+});
+
+function gatewayFor(handle: (request: Request) => Promise<Response>, sessions: SessionStores, toolCache: ToolCache) {
+  return createMcpGateway({
+    engine: createEngine(),
+    upstreamUrl,
+    sessions,
+    toolCache,
+    outputPolicy: 'enforce',
+    fetch: ((input: RequestInfo | URL, init?: RequestInit) => handle(new Request(input, init))) as typeof fetch,
+  });
+}
+
+async function connect(gateway: (request: Request) => Promise<Response>, authorization: string): Promise<Client> {
+  const client = new Client({ name: 'host', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL('http://gateway.test/mcp'), {
+      requestInit: { headers: { authorization } },
+      fetch: ((input: RequestInfo | URL, init?: RequestInit) => gateway(new Request(input, init))) as typeof fetch,
+    }),
+  );
+  clients.push(client);
+  return client;
+}
+
+const transfer = (client: Client, amount: number) => client.callTool({ name: 'transfer', arguments: { amount } });
+const refusal = (promise: Promise<unknown>): Promise<McpError> =>
+  promise.then(
+    () => assert.fail('expected the gateway to refuse the call'),
+    (error: McpError) => error,
+  );
+const maxOf = (tools: readonly Tool[]) =>
+  (tools[0]?.inputSchema.properties as { amount: { maximum?: number } } | undefined)?.amount.maximum;
+
+describe('gateway state per credential', () => {
+  for (const json of [true, false]) {
+    it(`keeps Alice's checks when Mallory lists her own looser tools on the same stateless upstream (${json ? 'JSON' : 'SSE'})`, async () => {
+      const upstream = credentialUpstream({}, json);
+      const gateway = gatewayFor(upstream.handle, createMemorySessionStores(), createToolCache());
+      const aliceClient = await connect(gateway, alice);
+      const malloryClient = await connect(gateway, mallory);
+
+      assert.equal(maxOf((await aliceClient.listTools()).tools), 100);
+      assert.equal(maxOf((await malloryClient.listTools()).tools), undefined);
+
+      const error = await refusal(transfer(aliceClient, 1000));
+      assert.equal(error.code, -32602);
+      assert.equal((error.data as { code: string }).code, 'invalid_arguments');
+      await transfer(malloryClient, 1000);
+      await transfer(aliceClient, 50);
+      assert.deepEqual(
+        upstream.seen.calls.map((call) => [call.authorization, call.arguments]),
+        [
+          [mallory, { amount: 1000 }],
+          [alice, { amount: 50 }],
+        ],
+      );
+    });
+  }
+
+  it("checks a credential's first call against its own list, fetched with its own Authorization", async () => {
+    const upstream = credentialUpstream();
+    const gateway = gatewayFor(upstream.handle, createMemorySessionStores(), createToolCache());
+    const malloryClient = await connect(gateway, mallory);
+    await malloryClient.listTools();
+    const aliceClient = await connect(gateway, alice);
+
+    const error = await refusal(transfer(aliceClient, 1000));
+    assert.equal((error.data as { code: string }).code, 'invalid_arguments');
+    assert.deepEqual(upstream.seen.lists, [mallory, alice]);
+    assert.equal(upstream.seen.calls.length, 0);
+  });
+
+  it("gives a forged session id under another credential an empty store, never the session's state", async () => {
+    const upstream = createUpstream();
+    const { stores, counts } = countingStores();
+    const gateway = gatewayFor(upstream.handle, stores, createToolCache());
+    try {
+      const aliceClient = await connect(gateway, alice);
+      await aliceClient.listTools();
+      const sessionId = (aliceClient.transport as StreamableHTTPClientTransport).sessionId ?? '';
+      assert.notEqual(sessionId, '');
+      const listsBefore = upstream.seen.lists;
+      const aliceKey = stateKey(await credentialScope(upstreamUrl, alice), sessionId);
+      const malloryKey = stateKey(await credentialScope(upstreamUrl, mallory), sessionId);
+      assert.notEqual(malloryKey, aliceKey);
+      assert.notEqual(await stores(aliceKey).getTool('echo'), undefined);
+      assert.equal(await stores(malloryKey).getTool('echo'), undefined);
+
+      const forged = await gateway(
+        new Request('http://gateway.test/mcp', {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            authorization: mallory,
+            'mcp-session-id': sessionId,
+            'mcp-protocol-version': '2025-11-25',
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } }),
+        }),
+      );
+      await forged.body?.cancel();
+
+      assert.equal(counts.keys.at(-1), malloryKey);
+      assert.ok(
+        counts.keys.every((key) => !key.includes('token')),
+        'a state key never holds the credential',
+      );
+      // Mallory's store knew no tool, so the gateway had to list again (under her credential) instead of using Alice's.
+      assert.equal(upstream.seen.lists, listsBefore + 1);
+    } finally {
+      await upstream.close();
+    }
+  });
+});
+
+describe('isolate tool cache', () => {
+  it('answers a cached tools/call without a store call; another isolate falls back to the store once', async () => {
+    const upstream = credentialUpstream();
+    const { stores, counts } = countingStores();
+    const gateway = gatewayFor(upstream.handle, stores, createToolCache());
+    const aliceClient = await connect(gateway, alice);
+    await aliceClient.listTools();
+    assert.equal(counts.putTools, 1);
+    for (const amount of [1, 2, 3]) await transfer(aliceClient, amount);
+    await refusal(transfer(aliceClient, 101));
+    assert.equal(counts.getTool, 0);
+
+    // A second isolate: same Durable Objects, an empty cache. One store read, then the isolate knows the tool.
+    const other = gatewayFor(upstream.handle, stores, createToolCache());
+    const aliceElsewhere = await connect(other, alice);
+    await transfer(aliceElsewhere, 4);
+    await refusal(transfer(aliceElsewhere, 101));
+    assert.equal(counts.getTool, 1);
+    assert.equal(upstream.seen.lists.length, 1);
+    assert.equal(upstream.seen.calls.length, 4);
+  });
+
+  it('shares a list marked cacheScope "public" across credentials', async () => {
+    const upstream = credentialUpstream({ ttlMs: 60_000, cacheScope: 'public' });
+    const gateway = gatewayFor(upstream.handle, createMemorySessionStores(), createToolCache());
+    const aliceClient = await connect(gateway, alice);
+    await aliceClient.listTools();
+    const malloryClient = await connect(gateway, mallory);
+    // The upstream said Alice's list holds nothing user-specific, so Mallory's call is checked against it unlisted.
+    const error = await refusal(transfer(malloryClient, 1000));
+    assert.equal((error.data as { code: string }).code, 'invalid_arguments');
+    assert.deepEqual(upstream.seen.lists, [alice]);
+  });
+
+  for (const hints of [{ ttlMs: 60_000, cacheScope: 'private' }, {}] as const) {
+    it(`never shares a list across credentials when cacheScope is ${hints.cacheScope ?? 'absent'}`, async () => {
+      const upstream = credentialUpstream(hints);
+      const gateway = gatewayFor(upstream.handle, createMemorySessionStores(), createToolCache());
+      const aliceClient = await connect(gateway, alice);
+      await aliceClient.listTools();
+      const malloryClient = await connect(gateway, mallory);
+      await transfer(malloryClient, 1000);
+      assert.deepEqual(upstream.seen.lists, [alice, mallory]);
+      assert.deepEqual(upstream.seen.calls, [{ authorization: mallory, arguments: { amount: 1000 } }]);
+    });
+  }
+
+  it('lists again once ttlMs has passed (injected clock), in the isolate and in the store', async () => {
+    let clock = 1_000_000;
+    const upstream = credentialUpstream({ ttlMs: 60_000, cacheScope: 'private' });
+    const { stores, counts } = countingStores();
+    const gateway = gatewayFor(upstream.handle, stores, createToolCache({ now: () => clock }));
+    const aliceClient = await connect(gateway, alice);
+    await aliceClient.listTools();
+    clock += 59_000;
+    await transfer(aliceClient, 1);
+    assert.equal(upstream.seen.lists.length, 1);
+    assert.equal(counts.getTool, 0);
+
+    clock += 2_000;
+    await transfer(aliceClient, 2);
+    // Stale in the isolate, stale in the store: the gateway fetched a fresh list before it checked the call.
+    assert.equal(upstream.seen.lists.length, 2);
+    assert.ok(counts.getTool >= 1);
+    assert.equal(upstream.seen.calls.length, 2);
+  });
+
+  it('uses a five-minute freshness when the list names no ttlMs', async () => {
+    let clock = 0;
+    const upstream = credentialUpstream();
+    const gateway = gatewayFor(upstream.handle, createMemorySessionStores(), createToolCache({ now: () => clock }));
+    const aliceClient = await connect(gateway, alice);
+    await aliceClient.listTools();
+    clock += 4 * 60_000;
+    await transfer(aliceClient, 1);
+    assert.equal(upstream.seen.lists.length, 1);
+    clock += 2 * 60_000;
+    await transfer(aliceClient, 1);
+    assert.equal(upstream.seen.lists.length, 2);
+  });
+});
+
+describe('createToolCache', () => {
+  const tool = (name: string) =>
+    ({
+      name,
+      verdict: { name, fingerprint: name, verdict: 'accepted', input: null, output: null, warnings: [] },
+      definition: '{}',
+      hasOutputSchema: false,
+    }) as const;
+
+  it('holds at most maxTools, evicting the least recently used lists', () => {
+    const cache = createToolCache({ maxTools: 4 });
+    const key = (n: number) => ({ upstream: upstreamUrl, stateKey: `scope:${n}` });
+    cache.remember(key(1), [tool('a'), tool('b')]);
+    cache.remember(key(2), [tool('a'), tool('b')]);
+    assert.ok(cache.own(key(1), 'a'));
+    cache.remember(key(3), [tool('a'), tool('b')]);
+    assert.equal(cache.size(), 4);
+    assert.equal(cache.own(key(2), 'a'), undefined);
+    assert.ok(cache.own(key(1), 'a'));
+    assert.ok(cache.own(key(3), 'b'));
+  });
+
+  it('reads ttlMs and cacheScope only when they have the right type, and treats ttlMs 0 as just long enough', () => {
+    let clock = 0;
+    const cache = createToolCache({ now: () => clock });
+    const key = { upstream: upstreamUrl, stateKey: 's:stateless' };
+    const [stamped] = cache.remember(key, [tool('a')], { ttlMs: 0 });
+    assert.equal(stamped?.expiresAt, 1000);
+    assert.ok(cache.own(key, 'a'));
+    clock = 1000;
+    assert.equal(cache.own(key, 'a'), undefined);
+    assert.equal(cache.size(), 0);
+    assert.deepEqual(listHints({ ttlMs: -1, cacheScope: 'PUBLIC' }), {});
+    assert.deepEqual(listHints({ ttlMs: '60', cacheScope: 'public' }), { cacheScope: 'public' });
+    assert.deepEqual(listHints({ ttlMs: 60, cacheScope: 'private' }), { ttlMs: 60, cacheScope: 'private' });
+  });
+});
