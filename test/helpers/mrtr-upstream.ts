@@ -42,6 +42,7 @@ export const mrtrTools = [
   { name: 'signup', inputSchema: { type: 'object', properties: { plan: { type: 'string' } }, required: ['plan'] } },
   { name: 'ship', inputSchema: { type: 'object', properties: {} } },
   { name: 'summarize', inputSchema: { type: 'object', properties: {} } },
+  { name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } },
 ];
 
 /** The upstream's own requestState for signup's first round (the gateway must hand it back unchanged). */
@@ -79,6 +80,8 @@ export function createMrtrUpstream(): MrtrUpstream {
                 },
               } as never)
             : { content: [{ type: 'text', text: 'shipped' }] };
+        case 'echo':
+          return { content: [{ type: 'text', text: String((request.params.arguments as { text?: unknown } | undefined)?.text) }] };
         default:
           // A sampling input request and no requestState: passes the gateway as it is.
           return responses === undefined
