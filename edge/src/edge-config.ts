@@ -6,6 +6,8 @@ export interface EdgeVars {
   readonly UPSTREAM_MCP_URL?: string;
   readonly CORS_ORIGINS?: string;
   readonly OUTPUT_POLICY?: string;
+  readonly UPSTREAM_TIMEOUT_MS?: string;
+  readonly UPSTREAM_MAX_BYTES?: string;
 }
 
 /** The vars, checked and parsed. */
@@ -15,6 +17,10 @@ export interface EdgeConfig {
   /** Origins (`scheme://host[:port]`) or `*`. */
   readonly corsOrigins: readonly string[];
   readonly outputPolicy: OutputPolicy;
+  /** Longest wait for the upstream's headers, and for each read while an answer is due (default 30 s). */
+  readonly upstreamTimeoutMs: number;
+  /** Largest upstream JSON body, SSE event or SSE stream (default 16 MiB). */
+  readonly upstreamMaxBytes: number;
 }
 
 /** A var that cannot be honoured; the Worker answers 500 `misconfigured` rather than guess. */
@@ -39,7 +45,20 @@ export function readEdgeConfig(vars: EdgeVars): EdgeConfig {
       .filter((entry) => entry !== '')
       .map(origin),
     outputPolicy: outputPolicy as OutputPolicy,
+    upstreamTimeoutMs: positiveInteger('UPSTREAM_TIMEOUT_MS', vars.UPSTREAM_TIMEOUT_MS, 30_000),
+    upstreamMaxBytes: positiveInteger('UPSTREAM_MAX_BYTES', vars.UPSTREAM_MAX_BYTES, 16 * 1024 * 1024),
   };
+}
+
+/** A positive whole number, or `fallback` when empty; anything else is refused rather than read as "no bound". */
+function positiveInteger(name: string, value: string | undefined, fallback: number): number {
+  const trimmed = (value ?? '').trim();
+  if (trimmed === '') return fallback;
+  const parsed = /^\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+  if (!Number.isSafeInteger(parsed) || parsed <= 0) {
+    throw new EdgeConfigError(`${name} must be a positive whole number, got ${JSON.stringify(value)}`);
+  }
+  return parsed;
 }
 
 function upstreamUrl(value: string): string | null {

@@ -9,8 +9,20 @@ describe('readEdgeConfig', () => {
       upstreamMcpUrl: null,
       corsOrigins: [],
       outputPolicy: 'warn',
+      upstreamTimeoutMs: 30_000,
+      upstreamMaxBytes: 16 * 1024 * 1024,
     });
     assert.equal(readEdgeConfig({}).outputPolicy, 'warn');
+  });
+
+  it('reads the upstream bounds as positive whole numbers and refuses anything else', () => {
+    const config = readEdgeConfig({ UPSTREAM_TIMEOUT_MS: ' 500 ', UPSTREAM_MAX_BYTES: '1024' });
+    assert.equal(config.upstreamTimeoutMs, 500);
+    assert.equal(config.upstreamMaxBytes, 1024);
+    for (const value of ['0', '-1', '1.5', 'ten', '1e3']) {
+      assert.throws(() => readEdgeConfig({ UPSTREAM_TIMEOUT_MS: value }), { code: 'MISCONFIGURED', message: /UPSTREAM_TIMEOUT_MS/ });
+      assert.throws(() => readEdgeConfig({ UPSTREAM_MAX_BYTES: value }), { code: 'MISCONFIGURED', message: /UPSTREAM_MAX_BYTES/ });
+    }
   });
 
   it('splits CORS_ORIGINS on commas and normalises each entry to the form browsers send', () => {

@@ -1,0 +1,52 @@
+import { errorResponse, type JsonRpcResponse } from './json-rpc.ts';
+
+/**
+ * Stable `data.code`s of the errors the gateway makes itself (docs/edge.md, "Threat model"). Never renamed once
+ * shipped; a client branches on them.
+ */
+export type GatewayErrorCode =
+  | 'malformed_message'
+  | 'message_too_large'
+  | 'unsupported_media_type'
+  | 'batch_not_supported'
+  | 'notification_not_allowed'
+  | 'upstream_timeout'
+  | 'upstream_unreachable'
+  | 'upstream_error'
+  | 'upstream_malformed'
+  | 'upstream_content_type'
+  | 'upstream_too_large'
+  | 'upstream_truncated'
+  | 'too_many_pages';
+
+/** A failure on the way to or from the upstream: what the client is told instead of the upstream's bytes. */
+export interface UpstreamFailure {
+  readonly code: Extract<GatewayErrorCode, `upstream_${string}` | 'too_many_pages'>;
+  readonly message: string;
+}
+
+const rpcCodes: Record<GatewayErrorCode, number> = {
+  malformed_message: -32700,
+  message_too_large: -32600,
+  unsupported_media_type: -32600,
+  batch_not_supported: -32600,
+  notification_not_allowed: -32600,
+  upstream_timeout: -32603,
+  upstream_unreachable: -32603,
+  upstream_error: -32603,
+  upstream_malformed: -32603,
+  upstream_content_type: -32603,
+  upstream_too_large: -32603,
+  upstream_truncated: -32603,
+  too_many_pages: -32603,
+};
+
+/** A JSON-RPC error made by the gateway: the JSON-RPC code that goes with `code`, and `code` under `data`. */
+export function gatewayError(
+  id: string | number | null,
+  code: GatewayErrorCode,
+  message: string,
+  data: Record<string, unknown> = {},
+): JsonRpcResponse {
+  return errorResponse(id, rpcCodes[code], message, { ...data, code });
+}
