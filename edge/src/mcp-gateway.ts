@@ -4,23 +4,46 @@ import { toolRefusal } from '../../src/engine/compile-tool.ts';
 import type { Engine } from '../../src/engine/create-engine.ts';
 import { formatIssues } from '../../src/engine/format-issue.ts';
 import { parseJson } from '../../src/engine/parse-json.ts';
-import { errorResponse, idKey, isNotificationNamed, isRequest, isResponse, type JsonRpcResponse } from './json-rpc.ts';
+import { withToolCache } from './cached-session-store.ts';
+import { readClientMessage } from './client-message.ts';
+import { credentialScope, stateKey } from './credential-scope.ts';
+import { findTool } from './find-tool.ts';
+import { gatewayError } from './gateway-error.ts';
+import { errorResponse, idKey, isRequest, isResponse, type JsonRpcResponse } from './json-rpc.ts';
+import { createMrtrGate } from './mrtr-gate.ts';
+import { ownRequest, requestRevision, sessionKeyFor } from './protocol-revision.ts';
 import type { SessionStore, SessionStores, StoredTool } from './session-store.ts';
-import { transformSse } from './sse-transform.ts';
+import { createToolCache, listHints, type ToolCache } from './tool-cache.ts';
 import { createToolGate } from './tool-gate.ts';
+import { fetchUpstream } from './upstream-fetch.ts';
+import type { UpstreamLimits } from './upstream-messages.ts';
+import { type Exchange, failureResponse, relayUpstream } from './upstream-relay.ts';
 
 export interface McpGatewayOptions {
   readonly engine: Engine;
   /** From configuration only (`UPSTREAM_MCP_URL`), never from a request. */
   readonly upstreamUrl: string;
   readonly sessions: SessionStores;
+  /** The isolate's tool verdicts (default: a fresh cache for this gateway). */
+  readonly toolCache?: ToolCache;
   readonly outputPolicy: 'warn' | 'enforce' | 'off';
   readonly fetch?: typeof fetch;
   /** Largest JSON-RPC message accepted from the client (default 4 MiB). */
   readonly maxBodyBytes?: number;
+  /** Longest wait for the upstream's headers and for each read while an answer is due (`UPSTREAM_TIMEOUT_MS`, default 30 s). */
+  readonly upstreamTimeoutMs?: number;
+  /** Largest upstream JSON body, SSE event or SSE stream (`UPSTREAM_MAX_BYTES`, default 16 MiB). */
+  readonly upstreamMaxBytes?: number;
+  /** Key of the MRTR `requestState` envelope (`REQUEST_STATE_SECRET`); unset: random per isolate, dev only. */
+  readonly requestStateSecret?: string;
+  /** How long a sealed `requestState` may be presented (default 15 minutes). */
+  readonly requestStateTtlMs?: number;
   /** Told about checks that failed; never given the session id or credentials. */
   readonly onEvent?: (event: { readonly kind: string; readonly tool?: string; readonly code: string; readonly message: string }) => void;
 }
+
+export const defaultUpstreamTimeoutMs = 30_000;
+export const defaultUpstreamMaxBytes = 16 * 1024 * 1024;
 
 /** Headers a proxy must not forward (RFC 9110 §7.6.1), plus those the body rewrite invalidates. */
 const dropRequest = new Set([
@@ -34,28 +57,45 @@ const dropRequest = new Set([
   'proxy-authorization',
   'accept-encoding',
 ]);
-const dropResponse = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding']);
+const dropResponse = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'content-type']);
 const messageLimits = (maxBytes: number) => ({ maxBytes, maxDepth: 1000 });
-const maxPages = 100;
 
 /** The `_meta` key of a filtered `tools/list` result that names the refused tools and why. */
 export const refusedToolsMeta = 'io.schemaval/refused';
 
-/** Context of one client request: which of its JSON-RPC ids are tool calls or lists, and for which tool. */
-type Pending = Map<string, { readonly method: 'tools/list' } | { readonly method: 'tools/call'; readonly tool: StoredTool }>;
+/** This POST's requests still waiting for an answer (by `idKey`): what each is, so its answer gets the right check. */
+type PendingCall =
+  | { readonly id: string | number; readonly method: 'tools/list' }
+  | { readonly id: string | number; readonly method: 'tools/call'; readonly tool: StoredTool }
+  | { readonly id: string | number; readonly method: 'other' };
+type Pending = Map<string, PendingCall>;
 
 /**
  * An MCP Streamable HTTP gateway in front of one upstream server (DESIGN §5.4). It applies the host adapter's
  * rules on the wire: `tools/list` results lose refused tools; an invalid `tools/call` is answered here with
  * -32602 and never forwarded; `structuredContent` meets the output policy; an upstream `elicitation/create`
  * outside the spec subset is refused to the upstream, and the client's answer is validated before it is
- * forwarded. `Mcp-Session-Id` and `Authorization` pass through unchanged.
+ * forwarded. It fails closed (docs/edge.md, "Threat model"): the client message is read within bounds
+ * (`client-message.ts`), the upstream within a timeout and a size cap (`upstream-relay.ts`), and only messages
+ * parsed and checked are relayed. `Mcp-Session-Id` and `Authorization` pass through unchanged.
  */
 export function createMcpGateway(options: McpGatewayOptions): (request: Request) => Promise<Response> {
   const upstreamFetch = options.fetch ?? fetch;
   const gate = createToolGate(options.engine);
+  const toolCache = options.toolCache ?? createToolCache();
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const limits: UpstreamLimits = {
+    timeoutMs: options.upstreamTimeoutMs ?? defaultUpstreamTimeoutMs,
+    maxBytes: options.upstreamMaxBytes ?? defaultUpstreamMaxBytes,
+  };
   const event = options.onEvent ?? (() => undefined);
+  // MCP 2026-07-28 MRTR: input_required results sealed, retried calls' inputResponses checked (mrtr-gate.ts).
+  const mrtr = createMrtrGate({
+    engine: options.engine,
+    upstreamUrl: options.upstreamUrl,
+    ...(options.requestStateSecret === undefined ? {} : { secret: options.requestStateSecret }),
+    ...(options.requestStateTtlMs === undefined ? {} : { ttlMs: options.requestStateTtlMs }),
+  });
 
   const forwardHeaders = (request: Request): Headers => {
     const headers = new Headers();
@@ -65,66 +105,29 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
     return headers;
   };
 
-  const send = (method: string, headers: Headers, body?: string): Promise<Response> =>
-    upstreamFetch(options.upstreamUrl, { method, headers, ...(body === undefined ? {} : { body }) });
+  const send = (method: string, headers: Headers, body?: string) =>
+    fetchUpstream(upstreamFetch, options.upstreamUrl, { method, headers, ...(body === undefined ? {} : { body }) }, limits.timeoutMs);
 
   /** Posts a message of our own to the upstream within the client's session (a refusal, our own tools/list). */
-  const post = (headers: Headers, message: unknown): Promise<Response> => {
+  const post = (headers: Headers, message: unknown) => {
     const own = new Headers(headers);
     own.set('content-type', 'application/json');
     own.set('accept', 'application/json, text/event-stream');
     return send('POST', own, stringify(message) ?? '{}');
   };
 
-  /** Reads every JSON-RPC message of a JSON or SSE response body. */
-  const readMessages = async (response: Response): Promise<unknown[]> => {
-    const text = await response.text();
-    const type = response.headers.get('content-type') ?? '';
-    const chunks = type.includes('text/event-stream')
-      ? text
-          .split(/\r?\n\r?\n/)
-          .map((event) =>
-            event
-              .split(/\r?\n/)
-              .filter((l) => l.startsWith('data:'))
-              .map((l) => l.slice(5).trimStart())
-              .join('\n'),
-          )
-          .filter((data) => data !== '')
-      : [text];
-    return chunks.flatMap((chunk) => {
-      const parsed = parseJson(chunk, messageLimits(64 * 1024 * 1024));
-      return parsed.ok ? (Array.isArray(parsed.value) ? parsed.value : [parsed.value]) : [];
-    });
-  };
-
-  /** The session's record of a tool; lists the upstream's tools first when the gateway has not seen it. */
-  const findTool = async (store: SessionStore, name: string, headers: Headers): Promise<StoredTool | undefined> => {
-    const known = await store.getTool(name);
-    if (known !== undefined) return known;
-    let cursor: unknown;
-    for (let page = 0; page < maxPages; page++) {
-      const id = `schemaval-tools-list-${page}`;
-      const response = await post(headers, { jsonrpc: '2.0', id, method: 'tools/list', params: cursor === undefined ? {} : { cursor } });
-      if (!response.ok) return undefined;
-      const reply = (await readMessages(response)).find((m) => isResponse(m) && idKey(m.id) === idKey(id)) as JsonRpcResponse | undefined;
-      const result = reply?.result as { tools?: unknown; nextCursor?: unknown } | undefined;
-      if (!Array.isArray(result?.tools)) return undefined;
-      await gate.admit(result.tools, store);
-      cursor = result.nextCursor;
-      if (cursor === undefined) break;
-    }
-    return store.getTool(name);
-  };
-
-  /** Applies the rules to one message from the upstream; undefined drops it. */
-  const fromUpstream = async (message: unknown, pending: Pending, store: SessionStore, headers: Headers): Promise<unknown> => {
+  /** Applies the rules to one parsed upstream message; a result comes with the request it answers. Undefined drops it. */
+  const fromUpstream = async (
+    message: Record<string, unknown>,
+    call: PendingCall | undefined,
+    store: SessionStore,
+    headers: Headers,
+  ): Promise<unknown> => {
     if (isResponse(message)) {
-      const call = pending.get(idKey(message.id));
       const result = message.result;
       if (call === undefined || result === undefined) return message;
       if (call.method === 'tools/list' && Array.isArray(result.tools)) {
-        const { accepted, refused } = await gate.admit(result.tools, store);
+        const { accepted, refused } = await gate.admit(result.tools, store, listHints(result));
         for (const tool of refused) event({ kind: 'tool_refused', tool: tool.name, ...refusalOf(tool) });
         // Refused tools leave the list, but a host may show why: their names and reasons travel in _meta.
         const meta = {
@@ -133,6 +136,7 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
         };
         return { ...message, result: { ...result, tools: accepted, _meta: meta } };
       }
+      if (call.method === 'tools/call' && result.resultType === 'input_required') return mrtr.answer(message, call.tool.name, headers);
       if (call.method === 'tools/call' && options.outputPolicy !== 'off') {
         const outcome = await gate.checkOutput(call.tool, result);
         if (outcome.ok) return message;
@@ -153,7 +157,11 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
       const subset = checkElicitationSchema(params.requestedSchema);
       if (!subset.ok) {
         event({ kind: 'elicitation_refused', code: 'invalid_schema', message: subset.message });
-        await post(headers, errorResponse(message.id, -32602, `Elicitation refused: ${subset.message}`, { code: 'invalid_schema' }));
+        const refused = await post(
+          headers,
+          errorResponse(message.id, -32602, `Elicitation refused: ${subset.message}`, { code: 'invalid_schema' }),
+        );
+        if (refused.ok) refused.response.body?.cancel().catch(() => undefined);
         return undefined;
       }
       await store.putElicitation(idKey(message.id), stringify(params.requestedSchema) ?? '{}');
@@ -161,31 +169,30 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
     return message;
   };
 
-  /** Rewrites an upstream response body message by message, JSON or SSE. */
-  const relay = async (response: Response, pending: Pending, store: SessionStore, headers: Headers): Promise<Response> => {
+  /** Relays an upstream response (or its failure) through the rules. */
+  const relay = async (
+    sent: Awaited<ReturnType<typeof send>>,
+    exchange: Exchange,
+    pending: Pending,
+    store: SessionStore,
+    headers: Headers,
+  ): Promise<Response> => {
+    if (!sent.ok) {
+      event({ kind: 'upstream_failed', code: sent.code, message: sent.message });
+      return failureResponse(sent, pending);
+    }
     const outHeaders = new Headers();
-    response.headers.forEach((value, key) => {
+    sent.response.headers.forEach((value, key) => {
       if (!dropResponse.has(key.toLowerCase())) outHeaders.set(key, value);
     });
-    const type = response.headers.get('content-type') ?? '';
-    if (response.body === null || !response.ok) return new Response(response.body, { status: response.status, headers: outHeaders });
-    if (type.includes('text/event-stream')) {
-      const body = transformSse(response.body, async (data) => {
-        const parsed = parseJson(data, messageLimits(64 * 1024 * 1024));
-        if (!parsed.ok) return data;
-        const out = await fromUpstream(parsed.value, pending, store, headers);
-        return out === undefined ? undefined : stringify(out);
-      });
-      return new Response(body, { status: response.status, headers: outHeaders });
-    }
-    if (type.includes('application/json')) {
-      const parsed = parseJson(await response.text(), messageLimits(64 * 1024 * 1024));
-      if (!parsed.ok) return new Response('upstream sent malformed JSON', { status: 502 });
-      const messages = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
-      const out = (await Promise.all(messages.map((m) => fromUpstream(m, pending, store, headers)))).filter((m) => m !== undefined);
-      return new Response(stringify(Array.isArray(parsed.value) ? out : out[0]) ?? '', { status: response.status, headers: outHeaders });
-    }
-    return new Response(response.body, { status: response.status, headers: outHeaders });
+    return relayUpstream(sent.response, {
+      exchange,
+      pending,
+      limits,
+      headers: outHeaders,
+      event: (kind, code, message) => event({ kind, code, message }),
+      check: (message, call) => fromUpstream(message, call, store, headers),
+    });
   };
 
   const jsonReply = (message: JsonRpcResponse, status = 200): Response =>
@@ -195,38 +202,42 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
     if (options.upstreamUrl === '')
       return jsonReply(errorResponse(null, -32603, 'the gateway has no upstream (UPSTREAM_MCP_URL is not set)'), 503);
     const headers = forwardHeaders(request);
-    const store = options.sessions(request.headers.get('mcp-session-id') ?? 'stateless');
+    // State is keyed by credential and session (credential-scope.ts): no client reaches another credential's state.
+    const scope = await credentialScope(options.upstreamUrl, request.headers.get('authorization'));
+    // A 2026-07-28 request has no session: its Mcp-Session-Id, if any, is ignored (protocol-revision.ts).
+    const key = stateKey(scope, sessionKeyFor(requestRevision(request.headers), request.headers));
+    const store = withToolCache(options.sessions(key), toolCache, { upstream: options.upstreamUrl, stateKey: key });
     const pending: Pending = new Map();
 
-    if (request.method === 'GET') return relay(await send('GET', headers), pending, store, headers);
+    if (request.method === 'GET') return relay(await send('GET', headers), 'get', pending, store, headers);
     if (request.method === 'DELETE') {
-      const response = await send('DELETE', headers);
-      if (response.ok) await store.clear();
-      return relay(response, pending, store, headers);
+      const sent = await send('DELETE', headers);
+      if (sent.ok && sent.response.ok) await store.clear();
+      return relay(sent, 'delete', pending, store, headers);
     }
     if (request.method !== 'POST') return new Response(null, { status: 405, headers: { allow: 'GET, POST, DELETE' } });
 
-    const declared = Number(request.headers.get('content-length') ?? 0);
-    if (declared > maxBodyBytes) return jsonReply(errorResponse(null, -32600, `message over ${maxBodyBytes} bytes`), 413);
-    const text = await request.text();
-    const parsed = parseJson(text, messageLimits(maxBodyBytes));
-    if (!parsed.ok) {
-      const status = parsed.code === 'too_large' ? 413 : 400;
-      return jsonReply(
-        errorResponse(null, parsed.code === 'malformed' ? -32700 : -32600, `cannot read the message: ${parsed.message}`),
-        status,
-      );
-    }
-    let message = parsed.value;
-    if (Array.isArray(message)) return jsonReply(errorResponse(null, -32600, 'JSON-RPC batches are not supported by this gateway'), 400);
+    const read = await readClientMessage(request, maxBodyBytes);
+    if (!read.ok) return jsonReply(read.error, read.status);
+    let message: Record<string, unknown> = read.message;
 
-    // A notification has no answer to check against, so a call must be a request.
-    if (isNotificationNamed(message, 'tools/call')) {
-      return jsonReply(errorResponse(null, -32600, 'tools/call must be a request with an id; the notification was not sent'), 400);
-    }
     if (isRequest(message) && message.method === 'tools/call') {
       const name = String(message.params?.name ?? '');
-      const tool = await findTool(store, name, headers);
+      const client = message;
+      const found = await findTool(store, name, {
+        gate,
+        limits,
+        // The gateway's own tools/list: its own Mcp-Method header, and the client's revision _meta when stateless.
+        post: (m) => {
+          const own = ownRequest(headers, client, 'tools/list', (m as { params?: Record<string, unknown> }).params ?? {});
+          return post(own.headers, { ...(m as object), params: own.params });
+        },
+      });
+      if (!found.ok) {
+        event({ kind: 'upstream_failed', tool: name, code: found.code, message: found.message });
+        return jsonReply(gatewayError(message.id, found.code, found.message, { tool: name }));
+      }
+      const tool = found.tool;
       if (tool === undefined) {
         return jsonReply(
           errorResponse(message.id, -32602, `Tool "${name}" is not in the server's tool list; the call was not sent`, {
@@ -242,13 +253,24 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
           errorResponse(message.id, -32602, outcome.message, { tool: name, code: outcome.code, issues: outcome.issues ?? [] }),
         );
       }
-      pending.set(idKey(message.id), { method: 'tools/call', tool });
+      const retry = await mrtr.retry(message, request.headers);
+      if (!retry.ok) {
+        const code = String((retry.error.error?.data as { code?: unknown } | undefined)?.code);
+        event({ kind: 'input_refused', tool: name, code, message: retry.error.error?.message ?? '' });
+        return jsonReply(retry.error);
+      }
+      const id = message.id;
+      message = { ...message, params: retry.params };
+      pending.set(idKey(id), { id, method: 'tools/call', tool });
     } else if (isRequest(message) && message.method === 'tools/list') {
-      pending.set(idKey(message.id), { method: 'tools/list' });
+      pending.set(idKey(message.id), { id: message.id, method: 'tools/list' });
+    } else if (isRequest(message)) {
+      pending.set(idKey(message.id), { id: message.id, method: 'other' });
     } else if (isResponse(message)) {
-      message = await checkAnswer(message, store);
+      message = { ...(await checkAnswer(message, store)) };
     }
-    return relay(await send('POST', headers, stringify(message) ?? ''), pending, store, headers);
+    const exchange: Exchange = pending.size > 0 ? 'request' : 'post-without-request';
+    return relay(await send('POST', headers, stringify(message) ?? ''), exchange, pending, store, headers);
   };
 
   /** The client's answer to an upstream elicitation: defaults filled, then validated, before it is forwarded. */

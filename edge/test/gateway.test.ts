@@ -209,10 +209,13 @@ describe('MCP gateway', () => {
         return new Response('{}');
       }) as typeof fetch,
     });
-    const malformed = await gateway(new Request('http://x/mcp', { method: 'POST', body: '{"jsonrpc":' }));
+    const json = { 'content-type': 'application/json' };
+    const malformed = await gateway(new Request('http://x/mcp', { method: 'POST', headers: json, body: '{"jsonrpc":' }));
     assert.equal(malformed.status, 400);
     assert.equal((await malformed.json()).error.code, -32700);
-    const batch = await gateway(new Request('http://x/mcp', { method: 'POST', body: '[{"jsonrpc":"2.0","id":1,"method":"tools/list"}]' }));
+    const batch = await gateway(
+      new Request('http://x/mcp', { method: 'POST', headers: json, body: '[{"jsonrpc":"2.0","id":1,"method":"tools/list"}]' }),
+    );
     assert.equal(batch.status, 400);
     assert.equal(forwarded, 0);
   });
