@@ -8,6 +8,8 @@ export interface EdgeVars {
   readonly OUTPUT_POLICY?: string;
   readonly UPSTREAM_TIMEOUT_MS?: string;
   readonly UPSTREAM_MAX_BYTES?: string;
+  /** A Worker secret (`wrangler secret put REQUEST_STATE_SECRET`), not a plain var. */
+  readonly REQUEST_STATE_SECRET?: string;
 }
 
 /** The vars, checked and parsed. */
@@ -21,6 +23,8 @@ export interface EdgeConfig {
   readonly upstreamTimeoutMs: number;
   /** Largest upstream JSON body, SSE event or SSE stream (default 16 MiB). */
   readonly upstreamMaxBytes: number;
+  /** HMAC key of the MRTR requestState envelope; null: a random key per isolate (dev only: envelopes do not cross isolates). */
+  readonly requestStateSecret: string | null;
 }
 
 /** A var that cannot be honoured; the Worker answers 500 `misconfigured` rather than guess. */
@@ -47,6 +51,7 @@ export function readEdgeConfig(vars: EdgeVars): EdgeConfig {
     outputPolicy: outputPolicy as OutputPolicy,
     upstreamTimeoutMs: positiveInteger('UPSTREAM_TIMEOUT_MS', vars.UPSTREAM_TIMEOUT_MS, 30_000),
     upstreamMaxBytes: positiveInteger('UPSTREAM_MAX_BYTES', vars.UPSTREAM_MAX_BYTES, 16 * 1024 * 1024),
+    requestStateSecret: requestStateSecret(vars.REQUEST_STATE_SECRET),
   };
 }
 
@@ -79,4 +84,11 @@ function origin(entry: string): string {
     throw new EdgeConfigError(`CORS_ORIGINS entries must be origins like https://app.example, got ${JSON.stringify(entry)}`);
   }
   return url.origin;
+}
+
+/** A short key would make the envelope guessable: at least 32 characters (e.g. `openssl rand -base64 32`). */
+function requestStateSecret(value: string | undefined): string | null {
+  if (value === undefined || value === '') return null;
+  if (value.length < 32) throw new EdgeConfigError('REQUEST_STATE_SECRET must be at least 32 characters');
+  return value;
 }

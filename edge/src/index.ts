@@ -27,6 +27,9 @@ function appFor(env: Env): Hono<EdgeEnv> {
           engine: isolateEngine,
           upstreamUrl,
           outputPolicy: config.outputPolicy,
+          upstreamTimeoutMs: config.upstreamTimeoutMs,
+          upstreamMaxBytes: config.upstreamMaxBytes,
+          ...(config.requestStateSecret === null ? {} : { requestStateSecret: config.requestStateSecret }),
           // One Durable Object per state key (credential scope and Mcp-Session-Id): pending elicitations, and the
           // tool verdicts as a fallback for isolates that have not seen the list, hold whichever isolate serves.
           sessions: (key) => env.SESSIONS.get(env.SESSIONS.idFromName(key)) as unknown as SessionStore,

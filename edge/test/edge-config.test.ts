@@ -11,8 +11,14 @@ describe('readEdgeConfig', () => {
       outputPolicy: 'warn',
       upstreamTimeoutMs: 30_000,
       upstreamMaxBytes: 16 * 1024 * 1024,
+      requestStateSecret: null,
     });
     assert.equal(readEdgeConfig({}).outputPolicy, 'warn');
+  });
+
+  it('takes REQUEST_STATE_SECRET of 32 characters or more, and refuses a shorter one', () => {
+    assert.equal(readEdgeConfig({ REQUEST_STATE_SECRET: 'k'.repeat(32) }).requestStateSecret, 'k'.repeat(32));
+    assert.throws(() => readEdgeConfig({ REQUEST_STATE_SECRET: 'short' }), { code: 'MISCONFIGURED', message: /REQUEST_STATE_SECRET/ });
   });
 
   it('reads the upstream bounds as positive whole numbers and refuses anything else', () => {
