@@ -8,8 +8,8 @@ export interface SessionRouter {
   close(): Promise<void>;
 }
 
-/** `createServer` makes a fresh SDK Server for each new session. */
-export function createSessionRouter(createServer: () => Server): SessionRouter {
+/** `createServer` makes a fresh SDK Server for each new session; `enableJsonResponse` answers POSTs with JSON, not SSE. */
+export function createSessionRouter(createServer: () => Server, options: { enableJsonResponse?: boolean } = {}): SessionRouter {
   const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
   return {
     async handle(request) {
@@ -19,6 +19,7 @@ export function createSessionRouter(createServer: () => Server): SessionRouter {
       if (id !== null) return new Response('unknown session', { status: 404 });
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
+        ...(options.enableJsonResponse === true ? { enableJsonResponse: true } : {}),
         onsessioninitialized: (sessionId) => {
           sessions.set(sessionId, transport);
         },

@@ -13,10 +13,13 @@ export interface Upstream {
   close(): Promise<void>;
 }
 
-export function createUpstream(options: { list?: Tool[]; pageSize?: number } = {}): Upstream {
+/** `json`: answer POSTs with `application/json` instead of an SSE stream (the SDK's `enableJsonResponse`). */
+export function createUpstream(options: { list?: Tool[]; pageSize?: number; json?: boolean } = {}): Upstream {
   const list = options.list ?? fixtureTools;
   const seen: Fixture['seen'] = { calls: [], lists: 0, elicitations: [] };
-  const router = createSessionRouter(() => createFixtureServer(list, options.pageSize ?? list.length, seen));
+  const router = createSessionRouter(() => createFixtureServer(list, options.pageSize ?? list.length, seen), {
+    enableJsonResponse: options.json === true,
+  });
   let served: ServedHandler | undefined;
   const handle = (request: Request): Promise<Response> => router.handle(request);
 
