@@ -1,6 +1,8 @@
 // Bundles the demo page (src/ui) and the validation Web Worker (src/worker/browser-entry.ts) into edge/public,
-// the edge's static assets.
-import { cp, mkdir } from 'node:fs/promises';
+// the edge's static assets. Files are written only when their bytes change (atomically): `wrangler dev` reloads the
+// Worker on any change under edge/public, cutting its in-flight requests, and every wrangler test builds the page.
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -10,7 +12,7 @@ const out = `${root}edge/public`;
 export async function buildPage({ quiet = false } = {}) {
   const started = performance.now();
   await mkdir(out, { recursive: true });
-  await build({
+  const { outputFiles } = await build({
     absWorkingDir: root,
     entryPoints: { main: 'src/ui/main.ts', worker: 'src/worker/browser-entry.ts' },
     outdir: out,
@@ -21,9 +23,20 @@ export async function buildPage({ quiet = false } = {}) {
     sourcemap: true,
     minify: false,
     logLevel: 'warning',
+    write: false,
   });
-  await cp(`${root}src/ui/index.html`, `${out}/index.html`);
-  await cp(`${root}src/ui/styles.css`, `${out}/styles.css`);
+  const files = [
+    ...outputFiles.map((file) => ({ path: file.path, contents: file.contents })),
+    ...['index.html', 'styles.css'].map((name) => ({ path: `${out}/${name}`, source: `${root}src/ui/${name}` })),
+  ];
+  for (const file of files) {
+    const contents = file.contents ?? (await readFile(file.source));
+    const existing = await readFile(file.path).catch(() => undefined);
+    if (existing?.equals(contents)) continue;
+    const temporary = `${out}/.${basename(file.path)}.${process.pid}.tmp`;
+    await writeFile(temporary, contents);
+    await rename(temporary, file.path);
+  }
   if (!quiet) console.log(`page built into edge/public in ${Math.round(performance.now() - started)} ms`);
 }
 
