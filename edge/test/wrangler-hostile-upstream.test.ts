@@ -203,6 +203,18 @@ describe('gateway under wrangler dev against a hostile upstream (issue #10)', ()
       assert.equal(reply.status, 200);
     });
 
+    it('string ids: a call to the refused tool (listed under id "N" for N) is refused here and never forwarded', perTest, async () => {
+      const id = rawId++;
+      const reply = await raw('list:string-id', {
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'refused-remote', arguments: {} },
+      });
+      assertRawError(reply, id, -32602, 'remote_ref');
+      assert.equal(upstream.requests('tools/call', 'Bearer list:string-id').length, 0, 'the refused call reached the upstream');
+    });
+
     for (const { mode, dataCode } of cases) {
       it(`${mode}: tools/list is a JSON-RPC error with data.code ${dataCode}, and no hostile byte`, perTest, async () => {
         const client = await connect(`list:${mode}`);
