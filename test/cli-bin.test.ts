@@ -1,13 +1,18 @@
 // The real executable, as a user runs it: a child process with pipes and exit codes.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { describe, it } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { buildCli } from '../scripts/build.mjs';
 
 const bin = fileURLToPath(new URL('../bin/schemaval.js', import.meta.url));
 const root = fileURLToPath(new URL('..', import.meta.url));
 const run = (args: string[], input?: string) =>
   spawnSync(process.execPath, [bin, ...args], { cwd: root, input, encoding: 'utf8', timeout: 60_000 });
+
+// bin/schemaval.js runs the built CLI: bundle it first (esbuild only, about a second).
+before(() => buildCli());
 
 describe('bin/schemaval.js', () => {
   it('validates standard input against a schema file and exits 1 with issue lines', () => {
@@ -26,5 +31,32 @@ describe('bin/schemaval.js', () => {
     const result = run(['lint']);
     assert.equal(result.status, 2);
     assert.match(result.stderr, /usage:/);
+  });
+});
+
+describe('bin/schemaval.js messages', () => {
+  it('prints the help and the version of package.json, exiting 0', () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    const versionRun = run(['--version']);
+    assert.equal(versionRun.status, 0, versionRun.stderr);
+    assert.equal(versionRun.stdout, `schemaval ${version}\n`);
+    const help = run(['validate', '--help']);
+    assert.equal(help.status, 0, help.stderr);
+    assert.match(help.stdout, /^usage: schemaval validate \[--json\] --schema FILE/);
+  });
+
+  it('says in words that a file is missing or a directory, and prints --json errors on stdout', () => {
+    const missing = run(['validate', '--schema', 'nope.json'], '{}');
+    assert.equal(missing.status, 2);
+    assert.equal(missing.stderr, 'schemaval: cannot read "nope.json": no such file\n');
+    const directory = run(['lint', 'examples']);
+    assert.equal(directory.status, 2);
+    assert.equal(directory.stderr, 'schemaval: cannot read "examples": is a directory\n');
+    const json = run(['lint', '--json', '-'], '{"tools": [}');
+    assert.equal(json.status, 2);
+    assert.equal(json.stderr, '');
+    assert.deepEqual(JSON.parse(json.stdout), {
+      error: { code: 'invalid_json', message: "<stdin>:1:12: not valid JSON: array item expected but got '}'" },
+    });
   });
 });

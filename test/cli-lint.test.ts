@@ -18,7 +18,7 @@ describe('schemaval lint', () => {
     assert.match(out, /^6 tools: 4 accepted, 2 refused, 1 warning$/m);
   });
 
-  it('emits the DESIGN §5.1 JSON shape with --json', async () => {
+  it('emits the lint --json document of docs/architecture.md#cli', async () => {
     const io = memoryIo({ 'tools.json': example });
     assert.equal(await main(['lint', '--json', 'tools.json'], io), 1);
     const { tools } = JSON.parse(io.out()) as { tools: Record<string, unknown>[] };
@@ -72,8 +72,8 @@ describe('schemaval lint', () => {
 
   it('exits 2 for unreadable, unparseable or wrongly shaped input', async () => {
     const cases: [string[], Record<string, string>, RegExp][] = [
-      [['lint', 'missing.json'], {}, /cannot read tools file "missing.json": ENOENT/],
-      [['lint', '-'], { '-': '{"tools": [' }, /tools file from standard input is not valid JSON/],
+      [['lint', 'missing.json'], {}, /^schemaval: cannot read "missing.json": no such file\n$/],
+      [['lint', '-'], { '-': '{"tools": [' }, /^schemaval: <stdin>:1:12: not valid JSON: array item or end of array/],
       [['lint', '-'], { '-': '{"tool": []}' }, /must hold a tools\/list result/],
       [['lint'], {}, /exactly one FILE/],
     ];

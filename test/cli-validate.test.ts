@@ -61,22 +61,22 @@ describe('schemaval validate', () => {
   it('exits 2 naming the file when the schema is missing or malformed', async () => {
     const missing = memoryIo({});
     assert.equal(await main(['validate', '--schema', 'nope.json'], missing), 2);
-    assert.match(missing.err(), /cannot read schema "nope.json": ENOENT/);
+    assert.equal(missing.err(), 'schemaval: cannot read "nope.json": no such file\n');
     const malformed = memoryIo({ 's.json': '{"type": ' });
     assert.equal(await main(['validate', '--schema', 's.json'], malformed), 2);
-    assert.match(malformed.err(), /schema "s.json" is not valid JSON/);
+    assert.equal(malformed.err(), "schemaval: s.json:1:10: not valid JSON: object value expected after ':'\n");
   });
 
   it('exits 2 for a malformed instance instead of calling it invalid', async () => {
     const io = memoryIo({ 's.json': schema, '-': '{"path": tru' });
     assert.equal(await main(['validate', '--schema', 's.json'], io), 2);
-    assert.match(io.err(), /instance from standard input not valid JSON/);
+    assert.match(io.err(), /^schemaval: <stdin>:1:10: not valid JSON: /);
   });
 
   it('exits 2 for an instance with a repeated key, even with an equal value', async () => {
     const io = memoryIo({ 's.json': schema, '-': '{"path": "a", "path": "a"}' });
     assert.equal(await main(['validate', '--schema', 's.json'], io), 2);
-    assert.match(io.err(), /not valid JSON: duplicate object key "path"/);
+    assert.equal(io.err(), 'schemaval: <stdin>:1:15: not valid JSON: duplicate object key "path"\n');
   });
 
   it('reports an instance over the size bound as invalid at $', async () => {

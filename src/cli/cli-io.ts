@@ -8,10 +8,35 @@ export interface CliIo {
   readonly stdinIsTty: boolean;
 }
 
-/** Exit codes (DESIGN §5.1). */
+/** Exit codes (docs/cli.md). */
 export const exitCodes = { ok: 0, failed: 1, usage: 2 } as const;
 
-/** A usage or input problem: exit 2 with this message. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
+/**
+ * Stable codes of the CLI's own errors (`{"error":{"code","message"}}` with `--json`); operational failures of the
+ * validator keep their own codes (`TIMEOUT`, `WORKER_CRASHED`, …). Never renamed once shipped.
+ */
+export type CliErrorCode =
+  | 'usage'
+  | 'file_not_found'
+  | 'file_unreadable'
+  | 'invalid_json'
+  | 'too_large'
+  | 'too_deep'
+  | 'invalid_tools_file';
+
+/** A problem with the invocation or its input: exit 2 with a stable code and a message in words. */
+export class CliError extends Error {
+  override readonly name = 'CliError';
+  readonly code: CliErrorCode;
+  /** For `usage`: which command's usage to print (undefined: the overview). */
+  readonly command: string | undefined;
+
+  constructor(code: CliErrorCode, message: string, command?: string) {
+    super(message);
+    this.code = code;
+    this.command = command;
+  }
 }
+
+/** A usage error: exit 2 with the message and the command's usage line. */
+export const usageError = (message: string, command?: string): CliError => new CliError('usage', message, command);

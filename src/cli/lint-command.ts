@@ -1,6 +1,6 @@
 import type { Validator } from '../host/create-validator.ts';
 import type { ToolVerdict } from '../protocol/tool.ts';
-import { type CliIo, exitCodes, UsageError } from './cli-io.ts';
+import { CliError, type CliIo, exitCodes } from './cli-io.ts';
 import { readJsonFile } from './read-json-file.ts';
 
 export interface LintOptions {
@@ -13,10 +13,11 @@ const fileDepth = 1000;
 const fileBytes = 64 * 1024 * 1024;
 
 /** `schemaval lint`: each tool's verdict, streamed as it is decided, then a summary line. */
-export async function lintCommand(validator: Validator, io: CliIo, options: LintOptions): Promise<number> {
+export async function lintCommand(open: () => Promise<Validator>, io: CliIo, options: LintOptions): Promise<number> {
   const read = await readJsonFile(io, options.file, 'tools file', { maxBytes: fileBytes, maxDepth: fileDepth });
-  if (!read.ok) throw new UsageError(read.message);
+  if (!read.ok) throw new CliError(read.code, read.message);
   const tools = toolList(read.value);
+  const validator = await open();
   const verdicts: ToolVerdict[] = [];
   for (const tool of tools) {
     const [verdict] = await validator.compileTools([tool]);
@@ -46,7 +47,7 @@ function toolList(value: unknown): readonly unknown[] {
     if (Array.isArray(object.tools)) return object.tools;
     if (Array.isArray(object.result?.tools)) return object.result.tools;
   }
-  throw new UsageError('tools file must hold a tools/list result {"tools":[...]} or an array of tools');
+  throw new CliError('invalid_tools_file', 'tools file must hold a tools/list result {"tools":[...]} or an array of tools');
 }
 
 function describeVerdict(verdict: ToolVerdict): string {

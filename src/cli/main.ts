@@ -1,92 +1,110 @@
 import { parseArgs } from 'node:util';
-import { engineVersion } from '../engine/index.ts';
-import { createValidator as createNodeValidator, type Validator, type ValidatorOptions } from '../host/node.ts';
-import { type CliIo, exitCodes, UsageError } from './cli-io.ts';
-import { lintCommand } from './lint-command.ts';
-import { validateCommand } from './validate-command.ts';
+import type { Validator, ValidatorOptions } from '../host/node.ts';
+import { CliError, type CliIo, exitCodes, usageError } from './cli-io.ts';
+import { type Command, helpFor, isCommand, synopsis } from './help.ts';
+import { packageVersion } from './package-version.ts';
 
-export const usage = `usage:
-  schemaval lint [--json] FILE|-
-      Verdict for each tool of a tools/list result ({"tools":[...]}) or an array of tools.
-      Exit 0 all accepted, 1 some refused, 2 usage or unreadable input.
-  schemaval validate [--json] --schema FILE [--instance FILE|-]
-      Validate one JSON instance (default: standard input), parsed losslessly.
-      Exit 0 valid, 1 invalid (one issue per line), 2 schema refused or usage.
-  schemaval --help | --version
-`;
-
-/** How the CLI gets its validator; tests may choose inline mode. */
+/** How the CLI gets its validator and version; tests may choose inline mode. */
 export interface CliDeps {
   readonly createValidator?: (options: ValidatorOptions) => Validator;
+  readonly version?: () => string;
 }
 
 /**
  * Runs the CLI with injected I/O and returns the exit code; never throws for user errors. Validation goes through
- * `createValidator` (a worker thread by default), so the CLI has the same time budget as any host.
+ * `createValidator` (a worker thread by default), so the CLI has the same time budget as any host. The commands,
+ * the engine and the host load only when a command runs, so `--help` and `--version` start fast.
  */
 export async function main(argv: readonly string[], io: CliIo, deps: CliDeps = {}): Promise<number> {
   let validator: Validator | undefined;
-  const open = (): Validator => {
-    validator = (deps.createValidator ?? createNodeValidator)({});
+  const open = async (): Promise<Validator> => {
+    const create = deps.createValidator ?? (await import('../host/node.ts')).createValidator;
+    validator = create({});
     return validator;
   };
   try {
-    const [command, ...rest] = argv;
-    if (command === '--help' || command === '-h' || command === 'help') {
-      io.stdout(usage);
-      return exitCodes.ok;
-    }
-    if (command === '--version') {
-      io.stdout(`schemaval ${engineVersion}\n`);
-      return exitCodes.ok;
-    }
-    if (command === 'lint') {
-      const { values, positionals } = guard(() =>
-        parseArgs({ args: rest, options: { json: { type: 'boolean', default: false } }, allowPositionals: true, strict: true }),
-      );
-      if (positionals.length !== 1) throw new UsageError('lint takes exactly one FILE (or - for standard input)');
-      return await lintCommand(open(), io, { file: positionals[0] as string, json: values.json === true });
-    }
-    if (command === 'validate') {
-      const { values, positionals } = guard(() =>
-        parseArgs({
-          args: rest,
-          options: { json: { type: 'boolean', default: false }, schema: { type: 'string' }, instance: { type: 'string', default: '-' } },
-          allowPositionals: true,
-          strict: true,
-        }),
-      );
-      if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
-      if (typeof values.schema !== 'string') throw new UsageError('validate needs --schema FILE');
-      return await validateCommand(open(), io, {
-        schema: values.schema,
-        instance: typeof values.instance === 'string' ? values.instance : '-',
-        json: values.json === true,
-      });
-    }
-    throw new UsageError(command === undefined ? 'missing command' : `unknown command ${JSON.stringify(command)}`);
+    return await run(argv, io, deps, open);
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr(`schemaval: ${error.message}\n\n${usage}`);
-      return exitCodes.usage;
-    }
-    const code = (error as { code?: unknown }).code;
-    if (typeof code === 'string') {
-      // An operational failure of the validator (a crashed worker): say so, never a stack trace.
-      io.stderr(`schemaval: ${code}: ${error instanceof Error ? error.message : String(error)}\n`);
-      return exitCodes.usage;
-    }
-    throw error;
+    return reportError(io, options(argv).includes('--json'), error);
   } finally {
     await validator?.close();
   }
 }
 
-/** Turns node:util's argument errors into usage errors. */
-function guard<T>(parse: () => T): T {
-  try {
-    return parse();
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+async function run(argv: readonly string[], io: CliIo, deps: CliDeps, open: () => Promise<Validator>): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === '--help' || command === '-h') return print(io, helpFor(undefined));
+  if (command === 'help') {
+    const topic = rest[0];
+    if (topic !== undefined && !isCommand(topic)) throw usageError(`no help for ${JSON.stringify(topic)}`);
+    return print(io, helpFor(topic));
   }
+  if (command === '--version') return print(io, `schemaval ${(deps.version ?? packageVersion)()}\n`);
+  if (!isCommand(command)) throw usageError(command === undefined ? 'missing command' : `unknown command ${JSON.stringify(command)}`);
+  if (options(rest).some((arg) => arg === '--help' || arg === '-h')) return print(io, helpFor(command));
+  if (command === 'lint') {
+    const { values, positionals } = parse(command, () =>
+      parseArgs({ args: rest, options: { json: { type: 'boolean', default: false } }, allowPositionals: true, strict: true }),
+    );
+    if (positionals.length !== 1) throw usageError('lint takes exactly one FILE (or - for standard input)', command);
+    const { lintCommand } = await import('./lint-command.ts');
+    return await lintCommand(open, io, { file: positionals[0] as string, json: values.json === true });
+  }
+  const { values, positionals } = parse(command, () =>
+    parseArgs({
+      args: rest,
+      options: { json: { type: 'boolean', default: false }, schema: { type: 'string' }, instance: { type: 'string', default: '-' } },
+      allowPositionals: true,
+      strict: true,
+    }),
+  );
+  if (positionals.length > 0) throw usageError(`unexpected argument ${JSON.stringify(positionals[0])}`, command);
+  if (typeof values.schema !== 'string') throw usageError('validate needs --schema FILE', command);
+  const { validateCommand } = await import('./validate-command.ts');
+  return await validateCommand(open, io, {
+    schema: values.schema,
+    instance: typeof values.instance === 'string' ? values.instance : '-',
+    json: values.json === true,
+  });
+}
+
+function print(io: CliIo, text: string): number {
+  io.stdout(text);
+  return exitCodes.ok;
+}
+
+/** The arguments before a `--` (after it, `--json` or `-h` would be a file name). */
+function options(argv: readonly string[]): readonly string[] {
+  const end = argv.indexOf('--');
+  return end === -1 ? argv : argv.slice(0, end);
+}
+
+/** Turns node:util's argument errors into usage errors of the command. */
+function parse<T>(command: Command, parser: () => T): T {
+  try {
+    return parser();
+  } catch (error) {
+    throw usageError(error instanceof Error ? error.message : String(error), command);
+  }
+}
+
+/**
+ * Exit 2 for the CLI's own errors and for operational failures of the validator (an error with a string `code`,
+ * such as `TIMEOUT` or `WORKER_CRASHED`): in words on standard error, or `{"error":{"code","message"}}` on
+ * standard output with `--json`. Anything else is a bug and propagates.
+ */
+function reportError(io: CliIo, json: boolean, error: unknown): number {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (!(error instanceof CliError) && typeof code !== 'string') throw error;
+  const message = error instanceof Error ? error.message : String(error);
+  if (json) io.stdout(`${JSON.stringify({ error: { code, message } })}\n`);
+  else if (!(error instanceof CliError)) io.stderr(`schemaval: ${code}: ${message}\n`);
+  else if (error.code === 'usage') io.stderr(`schemaval: ${message}\n${usageHint(error.command as Command | undefined)}`);
+  else io.stderr(`schemaval: ${message}\n`);
+  return exitCodes.usage;
+}
+
+function usageHint(command: Command | undefined): string {
+  if (command !== undefined) return `usage: ${synopsis[command]}\nrun "schemaval ${command} --help" for more\n`;
+  return `usage:\n  ${synopsis.lint}\n  ${synopsis.validate}\nrun "schemaval --help" for more\n`;
 }

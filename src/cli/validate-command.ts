@@ -2,7 +2,8 @@ import { formatIssue } from '../engine/format-issue.ts';
 import { defaultPolicy } from '../engine/policy.ts';
 import type { Validator } from '../host/create-validator.ts';
 import type { ValidationOutcome } from '../protocol/outcome.ts';
-import { type CliIo, exitCodes, UsageError } from './cli-io.ts';
+import { CliError, type CliIo, exitCodes } from './cli-io.ts';
+import { jsonErrorMessage } from './json-error-message.ts';
 import { readJsonFile, readText } from './read-json-file.ts';
 
 export interface ValidateOptions {
@@ -12,10 +13,11 @@ export interface ValidateOptions {
 }
 
 /** `schemaval validate`: exit 0 valid, 1 invalid (one issue per line), 2 schema refused or usage. */
-export async function validateCommand(validator: Validator, io: CliIo, options: ValidateOptions): Promise<number> {
+export async function validateCommand(open: () => Promise<Validator>, io: CliIo, options: ValidateOptions): Promise<number> {
   const policy = defaultPolicy;
   const schema = await readJsonFile(io, options.schema, 'schema', { maxBytes: policy.maxSchemaBytes, maxDepth: policy.maxJsonDepth });
   if (!schema.ok) return report(io, options.json, { refused: { code: schema.code, message: schema.message } });
+  const validator = await open();
   const compiled = await validator.compile(schema.value);
   if (compiled.refusal !== null) return report(io, options.json, { refused: compiled.refusal });
   if (!options.json) for (const w of compiled.warnings) io.stderr(`warning ${w.code}: ${w.message}\n`);
@@ -27,14 +29,10 @@ export async function validateCommand(validator: Validator, io: CliIo, options: 
     if ((error as { code?: unknown }).code !== 'TIMEOUT') throw error;
     // An operational failure, not a verdict on the schema (docs/isolation.md): one timeout never refuses it.
     const message = `validation ran past the ${policy.timeBudgetMs} ms time budget and was stopped`;
-    if (options.json) io.stdout(`${JSON.stringify({ error: { code: 'TIMEOUT', message } })}\n`);
-    else io.stderr(`schemaval: TIMEOUT: ${message}\n`);
-    return exitCodes.usage;
+    throw Object.assign(new Error(message), { code: 'TIMEOUT' });
   }
   if (!('refused' in outcome) && !outcome.valid && outcome.issues[0].keyword === 'json') {
-    throw new UsageError(
-      `instance ${options.instance === '-' ? 'from standard input' : JSON.stringify(options.instance)} ${outcome.issues[0].message}`,
-    );
+    throw new CliError('invalid_json', jsonErrorMessage(options.instance, text, outcome.issues[0].message));
   }
   return report(io, options.json, outcome);
 }

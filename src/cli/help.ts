@@ -1,0 +1,66 @@
+/** The one-line synopsis of each command, printed after a usage error. */
+export const synopsis = {
+  lint: 'schemaval lint [--json] FILE|-',
+  validate: 'schemaval validate [--json] --schema FILE [--instance FILE|-]',
+} as const;
+
+export type Command = keyof typeof synopsis;
+
+export const isCommand = (name: string | undefined): name is Command => name === 'lint' || name === 'validate';
+
+/** `schemaval --help`. */
+export const overviewHelp = `schemaval: JSON Schema enforcement for MCP tools, with the library's policy, messages and bounds.
+
+usage:
+  ${synopsis.lint}
+      Verdict for each tool of a tools/list result.
+  ${synopsis.validate}
+      Validate one JSON value (standard input by default) against a schema.
+  schemaval COMMAND --help      options, input and exit codes of a command
+  schemaval --help | --version
+
+exit codes: 0 accepted / valid, 1 refused / invalid, 2 usage, input or operational error
+With --json, results and errors are JSON on standard output: errors as {"error":{"code","message"}}.
+`;
+
+/** `schemaval lint --help`. */
+export const lintHelp = `usage: ${synopsis.lint}
+
+Checks each tool's inputSchema and outputSchema against the schema policy and prints every verdict as it is
+decided, then a summary line. A tool is refused when either of its schemas is refused.
+
+FILE          a tools/list result {"tools":[...]}, a bare array of tools, or a JSON-RPC response
+              {"result":{"tools":[...]}}; - reads standard input
+
+options:
+  --json      print {"tools":[{"name","fingerprint","verdict","input","output","warnings"}]};
+              errors as {"error":{"code","message"}}
+  -h, --help  print this help
+
+exit codes:
+  0  every tool accepted
+  1  some tool refused
+  2  usage error; FILE missing, unreadable or not JSON, or not a list of tools; operational error
+`;
+
+/** `schemaval validate --help`. */
+export const validateHelp = `usage: ${synopsis.validate}
+
+Validates one JSON value against the schema in FILE, parsed losslessly (big integers keep their digits).
+Schema warnings go to standard error; validation goes on.
+
+options:
+  --schema FILE       the JSON Schema (required)
+  --instance FILE|-   the value to validate (default -: standard input)
+  --json              print {"valid":true}, {"valid":false,"issues":[...]} or {"refused":{"code","message"}};
+                      errors as {"error":{"code","message"}}
+  -h, --help          print this help
+
+exit codes:
+  0  valid
+  1  invalid: one "$.path: message" line per issue
+  2  schema refused; usage error; a file missing, unreadable or not JSON; operational error (TIMEOUT, ...)
+`;
+
+export const helpFor = (command: Command | undefined): string =>
+  command === 'lint' ? lintHelp : command === 'validate' ? validateHelp : overviewHelp;
