@@ -22,7 +22,7 @@ type SdkSchema = Parameters<CfWorkerJsonSchemaValidator['getValidator']>[0];
 
 const hasValidTrue = (result: unknown): boolean => (result as { valid?: unknown }).valid === true;
 
-/** Formats are annotations for tool schemas in schemaval (DESIGN §2), so this ajv does not assert them either. */
+/** Formats are annotations for tool schemas in schemaval (docs/architecture.md#schema-policy-and-refusal-codes), so this ajv does not assert them either. */
 export const createBenchAjv = (): Ajv => new Ajv({ allErrors: true, strict: false, validateFormats: false });
 
 /** Compiles the fixture with every contender. Libraries that stamp the schema get their own deep copy. */

@@ -76,7 +76,7 @@ export const reviewedRefusals: readonly ReviewedRefusal[] = [
     code: 'unsupported_keyword',
     reason:
       'unevaluatedProperties/unevaluatedItems placed where @cfworker/json-schema would read annotations from the ' +
-      'wrong scope: the engine refuses rather than be silently permissive (DESIGN §2, docs/dialects.md).',
+      'wrong scope: the engine refuses rather than be silently permissive (docs/architecture.md#schema-policy-and-refusal-codes, docs/dialects.md).',
     applies: (schema) => keywordValues(schema, 'unevaluatedProperties').length + keywordValues(schema, 'unevaluatedItems').length > 0,
   },
 ];

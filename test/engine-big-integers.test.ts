@@ -1,4 +1,4 @@
-// Integers past 2^53 are exact (DESIGN §2) in instances (LosslessNumber from parseJson, or bigint) and in schemas.
+// Integers past 2^53 are exact (docs/architecture.md#schema-policy-and-refusal-codes) in instances (LosslessNumber from parseJson, or bigint) and in schemas.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createEngine, parseJson } from '../src/engine/index.ts';

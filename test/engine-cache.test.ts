@@ -1,4 +1,4 @@
-// Caches (DESIGN §4): compiled schemas and refusals by fingerprint + adapter + policy, LRU-bounded.
+// Caches (docs/architecture.md#fingerprints-and-caches): compiled schemas and refusals by fingerprint + adapter + policy, LRU-bounded.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createEngine, createLruCache, fingerprint, policyHash, resolvePolicy } from '../src/engine/index.ts';

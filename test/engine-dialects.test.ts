@@ -1,4 +1,4 @@
-// Dialect rules (DESIGN §2): which $schema values are accepted and what each dialect means.
+// Dialect rules (docs/architecture.md#schema-policy-and-refusal-codes): which $schema values are accepted and what each dialect means.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { resolveDialect } from '../src/engine/index.ts';

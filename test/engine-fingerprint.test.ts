@@ -1,4 +1,4 @@
-// Fingerprints (DESIGN §4): lowercase hex SHA-256 of the RFC 8785 canonical JSON of a schema or a tool.
+// Fingerprints (docs/architecture.md#fingerprints-and-caches): lowercase hex SHA-256 of the RFC 8785 canonical JSON of a schema or a tool.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// Formats (DESIGN §2): annotations for tool schemas; email, uri, date and date-time asserted for elicitation forms.
+// Formats (docs/architecture.md#schema-policy-and-refusal-codes): annotations for tool schemas; email, uri, date and date-time asserted for elicitation forms.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createEngine } from '../src/engine/index.ts';

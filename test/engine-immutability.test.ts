@@ -1,4 +1,4 @@
-// Schemas are never mutated (DESIGN §2): the engine stamps only its own copy, whatever the validator library does.
+// Schemas are never mutated (docs/architecture.md#schema-policy-and-refusal-codes): the engine stamps only its own copy, whatever the validator library does.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { compileSchema, createEngine } from '../src/engine/index.ts';

@@ -1,4 +1,4 @@
-// Instances (DESIGN §2): JSON values only, validated as null-prototype copies, within size and depth bounds.
+// Instances (docs/architecture.md#schema-policy-and-refusal-codes): JSON values only, validated as null-prototype copies, within size and depth bounds.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createEngine, parseJson, resolvePolicy } from '../src/engine/index.ts';

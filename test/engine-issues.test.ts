@@ -1,4 +1,4 @@
-// Issues (DESIGN §3): leaf failures only, deterministic order, JSONPath-like paths, our own wording.
+// Issues (docs/architecture.md#results-and-issues): leaf failures only, deterministic order, JSONPath-like paths, our own wording.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { compileSchema, formatIssue, jsonPath, resolvePolicy } from '../src/engine/index.ts';

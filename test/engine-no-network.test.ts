@@ -1,4 +1,4 @@
-// No network, ever (DESIGN §2): references and identifiers that point at a live server are never fetched.
+// No network, ever (docs/architecture.md#schema-policy-and-refusal-codes): references and identifiers that point at a live server are never fetched.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

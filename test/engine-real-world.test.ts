@@ -1,4 +1,4 @@
-// Real-world admission (DESIGN §6): what public MCP servers publish must be admitted and enforced sensibly.
+// Real-world admission (docs/architecture.md#where-the-numbers-come-from): what public MCP servers publish must be admitted and enforced sensibly.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// Every refusal code of DESIGN §2 that the engine decides statically (too_slow belongs to the worker).
+// Every refusal code of docs/architecture.md#schema-policy-and-refusal-codes that the engine decides statically (too_slow belongs to the worker).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { compileSchema, resolvePolicy } from '../src/engine/index.ts';

@@ -1,4 +1,4 @@
-// compileTools verdicts (DESIGN §5.1) and argument / structuredContent checks by tool fingerprint.
+// compileTools verdicts (docs/architecture.md#cli) and argument / structuredContent checks by tool fingerprint.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createEngine, toolFingerprint } from '../src/engine/index.ts';
@@ -18,7 +18,7 @@ async function verdictsOf(tools: unknown[]): Promise<ToolVerdict[]> {
 }
 
 describe('compileTools verdicts', () => {
-  it('accepts a tool whose schemas are admitted, with the DESIGN §5.1 shape', async () => {
+  it('accepts a tool whose schemas are admitted, with the lint --json shape (docs/architecture.md#cli)', async () => {
     const [verdict] = await verdictsOf([weather]);
     assert.deepEqual(verdict, {
       name: 'get_weather',

@@ -1,4 +1,4 @@
-// DESIGN §1: imports point inward only, and the engine is the only place a validator library is imported.
+// docs/architecture.md#layers: imports point inward only, and the engine is the only place a validator library is imported.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';

@@ -9,7 +9,7 @@ import { toolsRoute } from './tools-route.ts';
 import { validateRoute } from './validate-route.ts';
 
 /**
- * The edge HTTP API (DESIGN §5.4) as a Hono app. Reads no environment itself: everything comes in `deps`, and
+ * The edge HTTP API (docs/architecture.md#edge) as a Hono app. Reads no environment itself: everything comes in `deps`, and
  * handlers that need bindings (the `/mcp` gateway) read `c.env` per request.
  */
 export function createApp<E extends HonoEnv = HonoEnv>(deps: AppDeps<E>): Hono<E> {

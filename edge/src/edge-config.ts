@@ -1,4 +1,4 @@
-/** What `/mcp` does when `structuredContent` does not match the tool's `outputSchema` (DESIGN §5.3). */
+/** What `/mcp` does when `structuredContent` does not match the tool's `outputSchema` (docs/architecture.md#host-adapter). */
 export type OutputPolicy = 'warn' | 'enforce' | 'off';
 
 /** The Worker's `vars` (wrangler.jsonc), as plain strings. */

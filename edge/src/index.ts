@@ -1,4 +1,4 @@
-// The Worker entry (DESIGN §5.4): the HTTP app, the MCP session Durable Object and the RPC entrypoint.
+// The Worker entry (docs/architecture.md#edge): the HTTP app, the MCP session Durable Object and the RPC entrypoint.
 import type { Hono } from 'hono';
 import { createApp } from './app.ts';
 import { EdgeConfigError, readEdgeConfig } from './edge-config.ts';

@@ -71,7 +71,7 @@ type PendingCall =
 type Pending = Map<string, PendingCall>;
 
 /**
- * An MCP Streamable HTTP gateway in front of one upstream server (DESIGN §5.4). It applies the host adapter's
+ * An MCP Streamable HTTP gateway in front of one upstream server (docs/architecture.md#edge). It applies the host adapter's
  * rules on the wire: `tools/list` results lose refused tools; an invalid `tools/call` is answered here with
  * -32602 and never forwarded; `structuredContent` meets the output policy; an upstream `elicitation/create`
  * outside the spec subset is refused to the upstream, and the client's answer is validated before it is

@@ -12,7 +12,7 @@ export type JsonBody =
  */
 export const maxBodyDepth = 1000;
 
-/** Reads a size-bounded body and parses it losslessly (DESIGN §2: integers past 2^53 stay exact). */
+/** Reads a size-bounded body and parses it losslessly (docs/architecture.md#schema-policy-and-refusal-codes: integers past 2^53 stay exact). */
 export async function readJsonBody(request: Request, maxBytes: number): Promise<JsonBody> {
   const read = await readLimitedText(request, maxBytes);
   if (!read.ok) {

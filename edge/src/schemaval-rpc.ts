@@ -4,11 +4,11 @@ import { isolateEngine } from './isolate-engine.ts';
 import { validateAgainst, validateJsonAgainst } from './validate-against.ts';
 
 /**
- * Validation for other Workers over a service binding (DESIGN §5.4), e.g.
+ * Validation for other Workers over a service binding (docs/architecture.md#edge), e.g.
  * `services: [{ binding: "SCHEMAVAL", service: "schemaval-edge", entrypoint: "SchemavalRpc" }]`.
  * Outcomes are returned as data; arguments arrive as structured clones, so use `validateJson` for integers past 2^53.
  */
-export class SchemavalRpc extends WorkerEntrypoint<Env> {
+export class SchemavalRpc extends WorkerEntrypoint {
   /** `{valid:true}`, `{valid:false,issues}` or `{refused:{code,message}}`. */
   validate(schema: unknown, instance: unknown): Promise<ValidationOutcome> {
     return validateAgainst(isolateEngine, schema, instance);

@@ -12,7 +12,7 @@ export interface StoredTool {
   readonly expiresAt?: number;
 }
 
-/** Per-session state: the session's tools and its pending elicitations (DESIGN §5.4). */
+/** Per-session state: the session's tools and its pending elicitations (docs/architecture.md#edge). */
 export interface SessionStore {
   /** Remembers a page of verdicts; `hints` are the list's `ttlMs` / `cacheScope` (used by the isolate cache). */
   putTools(tools: readonly StoredTool[], hints?: ListHints): Promise<void>;

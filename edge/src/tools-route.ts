@@ -3,7 +3,7 @@ import type { Engine } from '../../src/engine/index.ts';
 import { errorResponse } from './error-response.ts';
 import { readJsonBody } from './read-json-body.ts';
 
-/** `POST /v1/tools` → 200 `{"tools":[verdicts]}`, the shape of `schemaval lint --json` (DESIGN §5.1). */
+/** `POST /v1/tools` → 200 `{"tools":[verdicts]}`, the shape of `schemaval lint --json` (docs/architecture.md#cli). */
 export function toolsRoute(engine: Engine, maxBodyBytes: number): (c: Context) => Promise<Response> {
   return async function tools(c) {
     const body = await readJsonBody(c.req.raw, maxBodyBytes);

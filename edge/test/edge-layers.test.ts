@@ -1,4 +1,4 @@
-// DESIGN §1 for edge/: it imports only the engine and protocol layers, and nothing Node-only (no nodejs_compat).
+// docs/architecture.md#layers for edge/: it imports only the engine and protocol layers, and nothing Node-only (no nodejs_compat).
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';

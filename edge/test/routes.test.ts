@@ -1,4 +1,4 @@
-// The edge HTTP API in process (DESIGN §5.4): createApp(deps) driven by app.request(), no server, no workerd.
+// The edge HTTP API in process (docs/architecture.md#edge): createApp(deps) driven by app.request(), no server, no workerd.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';

@@ -29,7 +29,7 @@ export interface CheckedSchema {
 export type CheckResult = { readonly ok: true; readonly checked: CheckedSchema } | { readonly ok: false; readonly refusal: Refusal };
 
 /**
- * The static policy pass (DESIGN §2), run before a validator library sees the schema: bounds, dialect, keyword
+ * The static policy pass (docs/architecture.md#schema-policy-and-refusal-codes), run before a validator library sees the schema: bounds, dialect, keyword
  * types, patterns, references on every branch, and in-place expansion. Works on a copy; the input is untouched.
  */
 export function checkSchema(schema: unknown, policy: Policy, formats: FormatMode, defaultDialect: Dialect = '2020-12'): CheckResult {

@@ -11,7 +11,7 @@ export interface CompiledTool {
   readonly verdict: ToolVerdict;
 }
 
-/** Builds a tool's verdict from its schemas' compile results (DESIGN §5.1: refused if either schema is). */
+/** Builds a tool's verdict from its schemas' compile results (docs/architecture.md#cli: refused if either schema is). */
 export function toolVerdict(
   name: string,
   fingerprint: string,

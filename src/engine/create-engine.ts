@@ -15,7 +15,7 @@ import type { FormatMode } from './walk-schema.ts';
 export interface EngineOptions {
   readonly policy?: Partial<Policy>;
   readonly adapter?: SchemaValidatorAdapter;
-  /** Compiled schemas and refusals kept in memory (DESIGN §4: 4,096). */
+  /** Compiled schemas and refusals kept in memory (docs/architecture.md#fingerprints-and-caches: 4,096). */
   readonly cacheSize?: number;
   /**
    * An estimate of the memory compiled schemas may hold (default 64 MiB): a compiled schema takes about eight

@@ -1,5 +1,5 @@
 /**
- * Strict checkers for the four formats an elicitation form asserts (DESIGN §2): what a person typed is checked
+ * Strict checkers for the four formats an elicitation form asserts (docs/architecture.md#schema-policy-and-refusal-codes): what a person typed is checked
  * against the RFC grammar, not a permissive library regex. Each is a linear scan: simple character classes and
  * loops, no nested quantifiers, so no input can make them backtrack.
  */

@@ -1,6 +1,6 @@
 import type { Policy } from '../protocol/policy.ts';
 
-/** DESIGN §2 defaults. Real servers publish up to ~84 KB, ~1,030 subschemas and JSON depth 24. */
+/** docs/architecture.md#schema-policy-and-refusal-codes defaults. Real servers publish up to ~84 KB, ~1,030 subschemas and JSON depth 24. */
 export const defaultPolicy: Policy = Object.freeze({
   maxSchemaBytes: 262_144,
   maxJsonDepth: 64,

@@ -11,7 +11,7 @@ import { createWorkerService } from './worker-service.ts';
 export interface ValidatorOptions {
   /** `worker` (default): validation in an isolate the host can kill. `inline`: in this thread, no time budget. */
   readonly mode?: 'worker' | 'inline';
-  /** Wall-clock budget of one call in worker mode (DESIGN §2: 250 ms). */
+  /** Wall-clock budget of one call in worker mode (docs/architecture.md#schema-policy-and-refusal-codes: 250 ms). */
   readonly timeBudgetMs?: number;
   /**
    * Worker mode: wall-clock budget of compiling one schema or one tool (each tool of `compileTools` has its own).
@@ -34,7 +34,7 @@ export interface Validator extends ValidatorService {
   close(): Promise<void>;
 }
 
-/** Creates a validator with the same API in both modes (DESIGN §5.2). */
+/** Creates a validator with the same API in both modes (docs/architecture.md#worker-rpc). */
 export function createValidator(options: ValidatorOptions = {}): Validator {
   const policy = resolvePolicy({
     ...options.policy,

@@ -67,7 +67,7 @@ type Checked = ValidationOutcome | { readonly timedOut: string };
 const maxPages = 100;
 
 /**
- * Makes an MCP `Client` enforce every schema its servers hand it (DESIGN §5.3): refused tools are left out of
+ * Makes an MCP `Client` enforce every schema its servers hand it (docs/architecture.md#host-adapter): refused tools are left out of
  * `listTools`; `callTool` sends nothing for a refused tool or invalid arguments; results are checked against their
  * `outputSchema`; elicitation answers are checked against `requestedSchema` before they are relayed.
  * Returns the same client, its methods wrapped.

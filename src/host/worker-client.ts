@@ -48,7 +48,7 @@ export interface WorkerClientOptions {
   readonly timeBudgetMs: number;
   /** Budget of one compile request (`compile`, or `compileTools` with one tool: the host sends one per tool). */
   readonly compileBudgetMs?: number;
-  /** Requests per message (DESIGN: calls issued together travel together). */
+  /** Requests per message (docs/isolation.md: calls issued together travel together). */
   readonly maxBatch: number;
   readonly now: () => number;
   /** Engine options for the worker (its policy). */

@@ -1,4 +1,4 @@
-/** Every bound the engine enforces; DESIGN §2 gives the defaults. */
+/** Every bound the engine enforces; docs/architecture.md#schema-policy-and-refusal-codes gives the defaults. */
 export interface Policy {
   /** UTF-8 bytes of a schema's JSON encoding. */
   readonly maxSchemaBytes: number;

@@ -1,4 +1,4 @@
-/** Stable reasons a schema is refused before any instance is checked (DESIGN §2). Never renamed. */
+/** Stable reasons a schema is refused before any instance is checked (docs/architecture.md#schema-policy-and-refusal-codes). Never renamed. */
 export type RefusalCode =
   | 'invalid_schema'
   | 'unsupported_dialect'

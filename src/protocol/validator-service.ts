@@ -15,7 +15,7 @@ export interface CompiledSchemaInfo {
 }
 
 /**
- * The validation service (DESIGN §5.2), the same in a worker, in-thread and at the edge. Methods return data for
+ * The validation service (docs/architecture.md#worker-rpc), the same in a worker, in-thread and at the edge. Methods return data for
  * every validation outcome; they reject only for operational failures, with a stable `code`
  * (`TIMEOUT`, `WORKER_CRASHED`, `CLOSED`, `UNKNOWN_FINGERPRINT`, `INVALID_ARGUMENT`).
  */

@@ -1,4 +1,4 @@
-// The demo chat page (DESIGN §5.5): connects to this origin's /mcp through the schemaval host adapter, whose
+// The demo chat page (docs/architecture.md#demo-page): connects to this origin's /mcp through the schemaval host adapter, whose
 // validation runs in a module Web Worker, and lets a person list, fill in and call tools and answer elicitations.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { createValidator, type SchemaValidationWarning, spawnBrowserWorker, toolRefusal } from '../host/browser.ts';

@@ -1,4 +1,4 @@
-// The only module that imports @cfworker/json-schema (DESIGN §1).
+// The only module that imports @cfworker/json-schema (docs/architecture.md#layers).
 import { dereference, format, type OutputUnit, type SchemaDraft, validate } from '@cfworker/json-schema';
 import type { Dialect } from '../../protocol/dialect.ts';
 import { createJsonObject } from '../copy-json.ts';
