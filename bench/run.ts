@@ -1,7 +1,9 @@
 // `npm run bench`: validation throughput and compile cost of schemaval against raw @cfworker/json-schema, ajv
 // and the MCP SDK's validator providers, on small / medium / large tool input schemas, in one process; then what
 // the isolation layer (worker mode) adds to a bare worker_threads round trip.
+import { buildCli } from '../scripts/build.mjs';
 import { createEngine } from '../src/engine/index.ts';
+import { type CliStart, cliStartLines, cliStartSummary, cliStartTarget, measureCliStart } from './cli-start.ts';
 import { type CompileTaskId, compileTasks } from './compile-tasks.ts';
 import { type Contender, checkAgreement, createContenders } from './contenders.ts';
 import { describeEnvironment } from './environment.ts';
@@ -57,12 +59,14 @@ const isolationTargets: IsolationTargets = { sequential: 1.2, pipelined: 0.5 };
 /** `--only isolation` runs section 4 alone, `--only invalid` section 7 alone (handy while working on either). */
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
-if (only !== undefined && only !== 'isolation' && only !== 'invalid') {
-  throw new Error(`--only takes "isolation" or "invalid", not ${JSON.stringify(only)}`);
+if (only !== undefined && only !== 'isolation' && only !== 'invalid' && only !== 'cli') {
+  throw new Error(`--only takes "isolation", "invalid" or "cli", not ${JSON.stringify(only)}`);
 }
 const full = only === undefined;
 const runIsolation = full || only === 'isolation';
 const runInvalid = full || only === 'invalid';
+/** `--only cli`: section 9 alone. */
+const runCli = full || only === 'cli';
 
 const started = performance.now();
 const options = defaultHarnessOptions;
@@ -200,6 +204,15 @@ if (runInvalid) {
   console.log(patternCostTable(await measurePatternCost()));
 }
 
+let cliStart: CliStart | undefined;
+if (runCli) {
+  console.log('\n9. CLI start: wall time of the installed command (bin/schemaval.js → the esbuild bundle dist/cli.js), median of');
+  console.log('   21 runs, each interleaved with the floor `node -e 0`\n');
+  await buildCli();
+  cliStart = measureCliStart();
+  console.log(indent(cliStartLines(cliStart)));
+}
+
 if (full) {
   console.log(
     `\nSummary (acceptance: schemaval compileSchema().validate within ${target.toFixed(2)}x of raw cfworker on valid arguments)\n`,
@@ -227,5 +240,9 @@ if (gateway !== undefined) {
     `\nGateway (acceptance: tools/call through /mcp under wrangler dev within ${latencyTargets.p50}x of direct at p50, ${latencyTargets.p99}x at p99)\n`,
   );
   console.log(gatewayLatencySummary(gateway).join('\n'));
+}
+if (cliStart !== undefined) {
+  console.log(`\nCLI start (acceptance: schemaval --version within ${cliStartTarget}x of node -e 0)\n`);
+  console.log(`  ${cliStartSummary(cliStart)}`);
 }
 console.log(`\nTotal run time ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -1,8 +1,11 @@
-// `schemaval/host` for browsers: pass `spawn: spawnBrowserWorker(new URL('./worker.js', import.meta.url))`.
+// `schemaval/host` for browsers: worker mode runs the engine in a module Web Worker (the built `schemaval/worker`).
+
+import { createValidator as createGenericValidator, type Validator, type ValidatorOptions } from './create-validator.ts';
+import { spawnBrowserWorker } from './spawn-browser-worker.ts';
 
 export { checkElicitationSchema, elicitationDefaults } from '../engine/check-elicitation-schema.ts';
 export { toolRefusal } from '../engine/compile-tool.ts';
-export { createValidator, type Validator, type ValidatorOptions } from './create-validator.ts';
+export type { Validator, ValidatorOptions } from './create-validator.ts';
 export { type ElicitationHost, withElicitationValidation } from './elicitation-guard.ts';
 export { createIdbVerdictCache } from './idb-verdict-cache.ts';
 export { type SchemavalProviderOptions, schemavalProvider } from './schemaval-provider.ts';
@@ -11,3 +14,18 @@ export { ValidatorError, type ValidatorErrorCode } from './validator-error.ts';
 export { createMemoryVerdictCache, type VerdictCache } from './verdict-cache.ts';
 export { type SchemaValidationOptions, type SchemaValidationWarning, withSchemaValidation } from './with-schema-validation.ts';
 export type { LaneEnd, SpawnWorker, WorkerHandle } from './worker-handle.ts';
+
+/** Options of the browser `createValidator`. */
+export interface BrowserValidatorOptions extends ValidatorOptions {
+  /**
+   * Where the worker script (`schemaval/worker`) is served from. Default: the `worker.js` beside this module, which
+   * Vite and webpack 5 find on their own; with esbuild, copy `schemaval/worker` into the site and pass its URL.
+   */
+  readonly workerUrl?: URL | string;
+}
+
+/** `createValidator` with a module Web Worker as the default isolate (`spawn`, if given, wins over `workerUrl`). */
+export function createValidator(options: BrowserValidatorOptions = {}): Validator {
+  const { workerUrl, ...rest } = options;
+  return createGenericValidator({ spawn: spawnBrowserWorker(workerUrl), ...rest });
+}

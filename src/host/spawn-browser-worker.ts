@@ -9,13 +9,15 @@ export interface SpawnBrowserWorkerOptions {
 }
 
 /**
- * Spawns the engine in a browser module Worker. `url` points at the bundled `src/worker/browser-entry.ts`
- * (a bundler resolves `new URL('./worker.js', import.meta.url)` for you).
+ * Spawns the engine in a browser module Worker. `url` points at the built worker script (`schemaval/worker`);
+ * without it, the worker is the `worker.js` next to this module, written as the pattern Vite and webpack 5 follow
+ * (they emit the file and rewrite the URL). Bundlers that do not (esbuild) need `url`.
  */
-export function spawnBrowserWorker(url: URL | string, options: SpawnBrowserWorkerOptions = {}): SpawnWorker {
+export function spawnBrowserWorker(url?: URL | string, options: SpawnBrowserWorkerOptions = {}): SpawnWorker {
   const shareable = typeof SharedArrayBuffer === 'function' && globalThis.crossOriginIsolated === true;
   return (): WorkerHandle => {
-    const worker = new Worker(url, { type: 'module' });
+    const worker =
+      url === undefined ? new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }) : new Worker(url, { type: 'module' });
     let done = false;
     const listeners: ((reason: string) => void)[] = [];
     worker.addEventListener('error', (event) => {

@@ -1,11 +1,29 @@
 import { MessageChannel, Worker } from 'node:worker_threads';
-import nodeEndpoint from 'comlink/dist/umd/node-adapter.js';
+import { nodeEndpoint } from './node-endpoint.ts';
 import type { SpawnWorker, WorkerHandle } from './worker-handle.ts';
 
-const bootstrap = new URL('../worker/node-bootstrap.mjs', import.meta.url);
+/** Set by the CLI bundle (esbuild `define`): its worker script, relative to the bundle. */
+declare const __SCHEMAVAL_NODE_WORKER__: string | undefined;
 
-/** Spawns the engine in a Node `worker_threads` worker (through tsx, so the TypeScript sources run as they are). */
+/**
+ * The worker script next to this module: compiled `dist/src/worker/node-entry.js` beside the compiled host; from the
+ * TypeScript sources (tests under `node --import tsx`), a bootstrap that registers tsx in the worker first, since
+ * Node 20 does not pass tsx's hooks on to worker threads.
+ */
+function defaultNodeWorkerEntry(): URL {
+  if (typeof __SCHEMAVAL_NODE_WORKER__ === 'string') return new URL(__SCHEMAVAL_NODE_WORKER__, import.meta.url);
+  return import.meta.url.endsWith('.ts')
+    ? new URL('../worker/node-bootstrap.mjs', import.meta.url)
+    : new URL('../worker/node-entry.js', import.meta.url);
+}
+
+/** How `spawnNodeWorker` starts the engine in a Node `worker_threads` worker. */
 export interface SpawnNodeWorkerOptions {
+  /**
+   * The worker script (default `defaultNodeWorkerEntry()`). Set it when a bundler moved this module away from
+   * `dist/src/worker/node-entry.js`, e.g. `require.resolve('schemaval/package.json')`'s folder + that path.
+   */
+  readonly entry?: URL | string;
   /** Heap limits of the worker (default 256 MB old generation): a hostile instance cannot exhaust the host. */
   readonly resourceLimits?: { readonly maxOldGenerationSizeMb?: number };
   /** Sees each started worker (monitoring, tests). */
@@ -17,9 +35,11 @@ export interface SpawnNodeWorkerOptions {
   readonly sharedMemory?: boolean;
 }
 
+/** Spawns the engine in a Node `worker_threads` worker running compiled JavaScript (tsx only from the sources). */
 export function spawnNodeWorker(options: SpawnNodeWorkerOptions = {}): SpawnWorker {
+  const entry = options.entry ?? defaultNodeWorkerEntry();
   return (): WorkerHandle => {
-    const worker = new Worker(bootstrap, { resourceLimits: options.resourceLimits ?? { maxOldGenerationSizeMb: 256 } });
+    const worker = new Worker(entry, { resourceLimits: options.resourceLimits ?? { maxOldGenerationSizeMb: 256 } });
     options.onSpawn?.(worker);
     worker.unref();
     let crashed = false;
