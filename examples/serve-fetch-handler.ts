@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 export interface ServedHandler {
   /** `http://127.0.0.1:PORT` */
   readonly origin: string;
+  /** TCP connections accepted so far (a client that reuses its connections keeps this small). */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -15,9 +17,14 @@ export async function serveFetchHandler(handle: (request: Request) => Promise<Re
       res.end();
     });
   });
+  let connections = 0;
+  http.on('connection', () => {
+    connections++;
+  });
   await new Promise<void>((resolve) => http.listen(port, '127.0.0.1', resolve));
   return {
     origin: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
+    connections: () => connections,
     close: async () => {
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));

@@ -3,7 +3,7 @@ import { gatewayError, type UpstreamFailure } from './gateway-error.ts';
 import { idKey, isRequest, isResponse, type JsonRpcResponse } from './json-rpc.ts';
 import { formatSseEvent, type SseField } from './sse-transform.ts';
 import { mediaType } from './upstream-fetch.ts';
-import { readJsonBody, readSse, type UpstreamLimits } from './upstream-messages.ts';
+import { readJsonBody, readSse, type SseReader, type UpstreamLimits } from './upstream-messages.ts';
 
 /** A request of the client's POST that still waits for its answer. */
 export interface PendingRequest {
@@ -146,6 +146,32 @@ export async function relayUpstream<T extends PendingRequest>(response: Response
 }
 
 /**
+ * After a POST's last answer the upstream usually ends its stream at once. Reading that end (instead of cancelling the
+ * body) lets workerd keep the upstream connection for the next request: cancelling costs a new TCP connection per
+ * call. Bounded: at most `settleMs` and `settleReads` reads, nothing of it relayed; past either, the body is cancelled.
+ */
+const settleMs = 50;
+const settleReads = 4;
+
+async function settle(source: SseReader): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(resolve, settleMs, 'late');
+  });
+  try {
+    for (let read = 0; read < settleReads; read++) {
+      const items = await Promise.race([source.next(), late]);
+      if (items === 'late') break;
+      // `end`: the upstream finished; `failure`: the reader already cancelled itself.
+      if (items.some((item) => item.kind === 'end' || item.kind === 'failure')) return;
+    }
+    source.cancel();
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+  }
+}
+
+/**
  * An SSE response rewritten event by event. Unreadable data ends the stream with an error for each request still
  * pending (on a GET stream, where nothing is pending, it is dropped); so do a silent upstream (while an answer is
  * due and no server request waits for the client), an oversized event or stream, and a stream cut off mid-event.
@@ -213,7 +239,8 @@ function relaySse<T extends PendingRequest>(body: ReadableStream<Uint8Array>, op
           wrote = true;
         }
         if (wasPost && pending.size === 0) {
-          endWith(controller);
+          controller.close();
+          await settle(source);
           return;
         }
         if (wrote) return;
