@@ -35,7 +35,10 @@ async function buildBrowserWorker() {
     });
   }
   // A module worker exports nothing; the declaration lets a strict consumer import the subpath (e.g. `?url`).
-  await writeFile(join(dist, 'worker.d.ts'), '// The browser module worker script: start it with new Worker(url, { type: "module" }).\nexport {};\n');
+  await writeFile(
+    join(dist, 'worker.d.ts'),
+    '// The browser module worker script: start it with new Worker(url, { type: "module" }).\nexport {};\n',
+  );
 }
 
 /**
