@@ -48,6 +48,7 @@ const specifier = (subpath: string) => (subpath === '.' ? 'schemaval' : `schemav
 
 describe('the installed package', { concurrency: true }, () => {
   it('installs from the tarball, every export target exists, and no TypeScript loader comes along', async (t) => {
+    t.diagnostic(`scratch project: ${scratch.dir}`);
     t.diagnostic(
       `npm pack ${Math.round(scratch.timings.pack ?? 0)} ms, npm install (${scratch.install}) ${Math.round(scratch.timings.install ?? 0)} ms`,
     );
@@ -229,18 +230,19 @@ describe('the installed package', { concurrency: true }, () => {
       CLOUDFLARE_CF_FETCH_ENABLED: 'false',
       XDG_CONFIG_HOME: join(scratch.dir, '.xdg'),
     });
-    const deployed = expectOk(
-      'wrangler deploy --dry-run',
-      await run(repoBin('wrangler'), ['deploy', '--dry-run', '--outdir', outdir], { cwd: dir, env, timeoutMs: 120_000 }),
-    );
+    // The bundle, and (at the same time) the project's types as a Workers project gets them: `wrangler types`.
+    const [deploying, typing] = await Promise.all([
+      run(repoBin('wrangler'), ['deploy', '--dry-run', '--outdir', outdir], { cwd: dir, env, timeoutMs: 120_000 }),
+      run(repoBin('wrangler'), ['types'], { cwd: dir, env, timeoutMs: 120_000 }),
+    ]);
+    const deployed = expectOk('wrangler deploy --dry-run', deploying);
+    const typed = expectOk('wrangler types', typing);
     t.diagnostic(`wrangler deploy --dry-run ${Math.round(deployed.ms)} ms`);
     assert.match(deployed.stdout, /--dry-run: exiting now/);
     const script = (await readdir(outdir)).find((name) => name.endsWith('.js'));
     assert.ok(script !== undefined, `wrangler wrote a bundle into ${outdir}`);
 
-    // Its types as a Workers project gets them: `wrangler types` (workerd's runtime types), then tsc over the
-    // JavaScript entry with checkJs, strict and skipLibCheck: false.
-    const typed = expectOk('wrangler types', await run(repoBin('wrangler'), ['types'], { cwd: dir, env, timeoutMs: 120_000 }));
+    // tsc over the JavaScript entry with workerd's runtime types, checkJs, strict and skipLibCheck: false.
     const tsconfig = {
       compilerOptions: {
         target: 'es2022',
@@ -256,7 +258,7 @@ describe('the installed package', { concurrency: true }, () => {
         noUncheckedIndexedAccess: true,
         exactOptionalPropertyTypes: true,
       },
-      files: ['worker-configuration.d.ts', 'src/index.mjs'],
+      files: ['worker-configuration.d.ts', 'src/index.js'],
     };
     await writeFile(join(dir, 'tsconfig.json'), `${JSON.stringify(tsconfig, null, 2)}\n`);
     const checked = await run(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], {

@@ -80,8 +80,17 @@ export interface Scratch {
  * from npm's cache. `npm ci` in the repository filled that cache with every runtime dependency.
  */
 export async function createScratch(): Promise<Scratch> {
-  const timings: Record<string, number> = {};
   const dir = await mkdtemp(join(tmpdir(), 'schemaval-consumer-'));
+  try {
+    return await fillScratch(dir);
+  } catch (error) {
+    if (process.env.SCHEMAVAL_KEEP_SCRATCH === undefined) await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function fillScratch(dir: string): Promise<Scratch> {
+  const timings: Record<string, number> = {};
   const packDir = join(dir, 'pack');
   const projectDir = join(dir, 'project');
   await mkdir(packDir);
