@@ -1,10 +1,11 @@
 // `npm run bench`: validation throughput and compile cost of schemaval against raw @cfworker/json-schema, ajv
 // and the MCP SDK's validator providers, on small / medium / large tool input schemas, in one process; then what
 // the isolation layer (worker mode) adds to a bare worker_threads round trip.
-import { buildCli } from '../scripts/build.mjs';
+import { buildAll, buildCli } from '../scripts/build.mjs';
 import { createEngine } from '../src/engine/index.ts';
 import { type CliStart, cliStartLines, cliStartSummary, cliStartTarget, measureCliStart } from './cli-start.ts';
 import { type CompileTaskId, compileTasks } from './compile-tasks.ts';
+import { compiledTable, hasCompiledEngine, measureCompiledEngine } from './compiled-engine.ts';
 import { type Contender, checkAgreement, createContenders } from './contenders.ts';
 import { describeEnvironment } from './environment.ts';
 import { type Fixture, fixtures } from './fixtures.ts';
@@ -62,8 +63,9 @@ const isolationTargets: IsolationTargets = { sequential: 1.2, pipelined: 0.5 };
  */
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
-if (only !== undefined && only !== 'isolation' && only !== 'gateway' && only !== 'invalid' && only !== 'cli') {
-  throw new Error(`--only takes "isolation", "gateway", "invalid" or "cli", not ${JSON.stringify(only)}`);
+const sections = ['isolation', 'gateway', 'invalid', 'cli', 'compiled'];
+if (only !== undefined && !sections.includes(only)) {
+  throw new Error(`--only takes ${sections.map((s) => JSON.stringify(s)).join(', ')}, not ${JSON.stringify(only)}`);
 }
 const full = only === undefined;
 const runIsolation = full || only === 'isolation';
@@ -71,6 +73,8 @@ const runGateway = full || only === 'gateway';
 const runInvalid = full || only === 'invalid';
 /** `--only cli`: section 9 alone. */
 const runCli = full || only === 'cli';
+/** `--only compiled`: section 10 alone. */
+const runCompiled = full || only === 'compiled';
 
 const started = performance.now();
 const options = defaultHarnessOptions;
@@ -218,6 +222,12 @@ if (runCli) {
   await buildCli();
   cliStart = measureCliStart();
   console.log(indent(cliStartLines(cliStart)));
+}
+
+if (runCompiled) {
+  console.log('\n10. The engine as installed (dist/, compiled by tsc) vs the sources under tsx, compileSchema().validate\n');
+  if (!hasCompiledEngine()) await buildAll();
+  console.log(compiledTable(await measureCompiledEngine(fixtures)));
 }
 
 if (full) {
