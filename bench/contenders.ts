@@ -4,9 +4,22 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
 import Ajv from 'ajv';
 import { compileSchema, type Engine } from '../src/engine/index.ts';
-import type { Fixture } from './fixtures.ts';
+import type { BenchSchema } from './fixtures.ts';
+import { compileHyperjump } from './hyperjump.ts';
 
-export type ContenderId = 'schemaval' | 'engine' | 'tool' | 'cfworker' | 'cfworker-full' | 'ajv' | 'sdk-cfworker' | 'sdk-ajv';
+export type ContenderId =
+  | 'schemaval'
+  | 'engine'
+  | 'tool'
+  | 'cfworker'
+  | 'cfworker-full'
+  | 'ajv'
+  | 'sdk-cfworker'
+  | 'sdk-ajv'
+  | 'sdk-cfworker-call'
+  | 'sdk-ajv-call'
+  | 'hyperjump'
+  | 'hyperjump-basic';
 
 /** One way to validate a fixture's instances; `validate` returns whatever the library returns. */
 export interface Contender {
@@ -25,8 +38,21 @@ const hasValidTrue = (result: unknown): boolean => (result as { valid?: unknown 
 /** Formats are annotations for tool schemas in schemaval (docs/architecture.md#schema-policy-and-refusal-codes), so this ajv does not assert them either. */
 export const createBenchAjv = (): Ajv => new Ajv({ allErrors: true, strict: false, validateFormats: false });
 
+/** Runs `build` without the SDK ajv's console warning per unknown format ("uint64", "int32": one per subschema). */
+function quietly<T>(build: () => T): T {
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    if (!String(args[0]).startsWith('unknown format')) warn(...args);
+  };
+  try {
+    return build();
+  } finally {
+    console.warn = warn;
+  }
+}
+
 /** Compiles the fixture with every contender. Libraries that stamp the schema get their own deep copy. */
-export async function createContenders(fixture: Fixture, engine: Engine): Promise<Contender[]> {
+export async function createContenders(fixture: BenchSchema, engine: Engine): Promise<Contender[]> {
   const compiled = compileSchema(fixture.schema);
   if (!compiled.ok) throw new Error(`${fixture.name}: schemaval refused the fixture: ${compiled.refusal.message}`);
   const { schema } = compiled;
@@ -41,7 +67,16 @@ export async function createContenders(fixture: Fixture, engine: Engine): Promis
   const short = new Validator(structuredClone(fixture.schema), fixture.draft, true);
   const ajv = createBenchAjv().compile(structuredClone(fixture.schema));
   const sdkCfworker = new CfWorkerJsonSchemaValidator({ draft: fixture.draft }).getValidator(structuredClone(fixture.schema) as SdkSchema);
-  const sdkAjv = new AjvJsonSchemaValidator().getValidator(structuredClone(fixture.schema) as SdkSchema);
+  const sdkAjv = quietly(() => new AjvJsonSchemaValidator().getValidator(structuredClone(fixture.schema) as SdkSchema));
+  // The SDK's server asks for a validator on every elicitation answer (getValidator(requestedSchema)(content)): with
+  // the same schema object each time, ajv answers from its cache keyed by the object and cfworker builds a new
+  // Validator (dereferencing the schema) every call.
+  const sdkCfworkerProvider = new CfWorkerJsonSchemaValidator({ draft: fixture.draft });
+  const sdkCfworkerSchema = structuredClone(fixture.schema) as SdkSchema;
+  const sdkAjvProvider = new AjvJsonSchemaValidator();
+  const sdkAjvSchema = structuredClone(fixture.schema) as SdkSchema;
+  quietly(() => sdkAjvProvider.getValidator(sdkAjvSchema));
+  const hyperjump = await compileHyperjump(fixture);
 
   return [
     {
@@ -88,11 +123,39 @@ export async function createContenders(fixture: Fixture, engine: Engine): Promis
       isValid: hasValidTrue,
     },
     { id: 'sdk-ajv', label: 'MCP SDK Ajv provider (formats asserted)', async: false, validate: (i) => sdkAjv(i), isValid: hasValidTrue },
+    {
+      id: 'sdk-cfworker-call',
+      label: '  SDK CfWorker, getValidator(schema)(args) per call',
+      async: false,
+      validate: (i) => sdkCfworkerProvider.getValidator(sdkCfworkerSchema)(i),
+      isValid: hasValidTrue,
+    },
+    {
+      id: 'sdk-ajv-call',
+      label: '  SDK Ajv, getValidator(schema)(args) per call',
+      async: false,
+      validate: (i) => sdkAjvProvider.getValidator(sdkAjvSchema)(i),
+      isValid: hasValidTrue,
+    },
+    {
+      id: 'hyperjump',
+      label: '@hyperjump/json-schema validator, FLAG output',
+      async: false,
+      validate: (i) => hyperjump(i),
+      isValid: hasValidTrue,
+    },
+    {
+      id: 'hyperjump-basic',
+      label: '@hyperjump/json-schema validator, BASIC output',
+      async: false,
+      validate: (i) => hyperjump(i, 'BASIC'),
+      isValid: hasValidTrue,
+    },
   ];
 }
 
 /** Throws unless every contender finds the valid instance valid and the invalid one invalid. */
-export async function checkAgreement(fixture: Fixture, contenders: readonly Contender[]): Promise<void> {
+export async function checkAgreement(fixture: BenchSchema, contenders: readonly Contender[]): Promise<void> {
   for (const contender of contenders) {
     const valid = contender.isValid(await contender.validate(fixture.valid));
     const invalid = contender.isValid(await contender.validate(fixture.invalid));

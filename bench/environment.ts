@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { copyJson } from '../src/engine/copy-json.ts';
 
-const packages = ['@cfworker/json-schema', 'ajv', 'ajv-formats', '@modelcontextprotocol/sdk'];
+const packages = ['@cfworker/json-schema', 'ajv', 'ajv-formats', '@modelcontextprotocol/sdk', '@hyperjump/json-schema'];
 
 /** One line per fact, for reading results from another machine in context. */
 export function describeEnvironment(): string {

@@ -5,7 +5,17 @@ import { largeFixture } from './large-fixture.ts';
 export type CfworkerDraft = '7' | '2020-12';
 
 /** A tool input schema and two argument objects: one valid, one with a few typical mistakes. */
-export interface Fixture {
+export interface BenchSchema {
+  readonly name: string;
+  readonly description: string;
+  readonly schema: Record<string, unknown>;
+  readonly draft: CfworkerDraft;
+  readonly valid: unknown;
+  readonly invalid: unknown;
+}
+
+/** The three sized fixtures every section runs on. */
+export interface Fixture extends BenchSchema {
   readonly name: 'small' | 'medium' | 'large';
   readonly description: string;
   readonly schema: Record<string, unknown>;

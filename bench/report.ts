@@ -1,7 +1,7 @@
 // Turns measurements into the tables and summary lines that `npm run bench` prints.
 import type { CompileTaskId } from './compile-tasks.ts';
 import type { Contender, ContenderId } from './contenders.ts';
-import type { Fixture } from './fixtures.ts';
+import type { BenchSchema, Fixture } from './fixtures.ts';
 import { formatTable } from './format-table.ts';
 import { formatBytes, formatNs, formatRatio, formatSpread } from './format-units.ts';
 import { type Measurement, pairedRatio } from './harness.ts';
@@ -11,7 +11,7 @@ export type InstanceKind = 'valid' | 'invalid';
 
 /** Section 1 results for one fixture: a measurement per contender and instance. */
 export interface ValidationResult {
-  readonly fixture: Fixture;
+  readonly fixture: BenchSchema;
   readonly contenders: readonly Contender[];
   readonly byKind: Record<InstanceKind, ReadonlyMap<ContenderId, Measurement>>;
 }
@@ -25,7 +25,7 @@ const get = <K>(map: ReadonlyMap<K, Measurement>, key: K): Measurement => {
   return found;
 };
 
-export function fixtureTable(fixtures: readonly Fixture[]): string {
+export function fixtureTable(fixtures: readonly BenchSchema[]): string {
   const rows = fixtures.map((fixture) => {
     const stats = schemaStats(fixture.schema);
     const bytes = (value: unknown): string => formatBytes(JSON.stringify(value).length);

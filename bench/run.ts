@@ -1,14 +1,18 @@
 // `npm run bench`: validation throughput and compile cost of schemaval against raw @cfworker/json-schema, ajv
 // and the MCP SDK's validator providers, on small / medium / large tool input schemas, in one process; then what
 // the isolation layer (worker mode) adds to a bare worker_threads round trip.
+import { readFileSync } from 'node:fs';
 import { buildAll, buildCli } from '../scripts/build.mjs';
 import { createEngine } from '../src/engine/index.ts';
 import { type CliStart, cliStartLines, cliStartSummary, cliStartTarget, measureCliStart } from './cli-start.ts';
 import { type CompileTaskId, compileTasks } from './compile-tasks.ts';
 import { compiledTable, hasCompiledEngine, measureCompiledEngine } from './compiled-engine.ts';
 import { type Contender, checkAgreement, createContenders } from './contenders.ts';
+import { buildCorpus, corpusStats } from './corpus.ts';
+import { type CorpusCompile, corpusCompileLines, measureCorpusCompile } from './corpus-compile.ts';
+import { type CorpusLint, corpusLintLines, measureCorpusLint } from './corpus-lint.ts';
 import { describeEnvironment } from './environment.ts';
-import { type Fixture, fixtures } from './fixtures.ts';
+import { type BenchSchema, type Fixture, fixtures } from './fixtures.ts';
 import { formatTable } from './format-table.ts';
 import { formatNs, formatSpread } from './format-units.ts';
 import {
@@ -41,6 +45,7 @@ import {
 } from './isolation-report.ts';
 import { lookupTasks } from './lookup-tasks.ts';
 import { measurePatternCost, patternCostTable } from './pattern-cost.ts';
+import { realFixtures } from './real-fixtures.ts';
 import {
   type CompileResults,
   compileRatioLines,
@@ -51,6 +56,7 @@ import {
   type ValidationResult,
   validationTable,
 } from './report.ts';
+import { targetLines } from './targets.ts';
 
 /** Acceptance bar: schemaval's hot path within this factor of raw cfworker on valid instances. */
 const target = 1.3;
@@ -59,16 +65,22 @@ const isolationTargets: IsolationTargets = { sequential: 1.2, pipelined: 0.5 };
 
 /**
  * `--only isolation` runs section 4 alone, `--only gateway` section 6 alone, `--only invalid` section 7 alone (handy
- * while working on one of them).
+ * while working on one of them); `--only contenders` section 1, `--only corpus` section 11, `--only targets` the
+ * sections the issue #12 targets need (1, 2, 4, 5, 11).
  */
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
-const sections = ['isolation', 'gateway', 'invalid', 'cli', 'compiled'];
+const sections = ['isolation', 'gateway', 'invalid', 'cli', 'compiled', 'contenders', 'corpus', 'targets'];
 if (only !== undefined && !sections.includes(only)) {
   throw new Error(`--only takes ${sections.map((s) => JSON.stringify(s)).join(', ')}, not ${JSON.stringify(only)}`);
 }
 const full = only === undefined;
-const runIsolation = full || only === 'isolation';
+const forTargets = full || only === 'targets';
+/** `--only contenders`: section 1 alone. */
+const runValidation = forTargets || only === 'contenders';
+const runIsolation = forTargets || only === 'isolation';
+/** `--only corpus`: section 11 alone. */
+const runCorpus = forTargets || only === 'corpus';
 const runGateway = full || only === 'gateway';
 const runInvalid = full || only === 'invalid';
 /** `--only cli`: section 9 alone. */
@@ -79,6 +91,8 @@ const runCompiled = full || only === 'compiled';
 const started = performance.now();
 const options = defaultHarnessOptions;
 const engine = createEngine();
+/** 1, 5 and 15 minute load averages, to say how busy the shared machine was. */
+const loadAverage = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const indent = (lines: readonly string[]): string => lines.map((line) => `  ${line}`).join('\n');
 
 console.log('schemaval benchmark');
@@ -90,20 +104,24 @@ console.log(
 );
 
 const validation: ValidationResult[] = [];
-if (full) {
-  const prepared: { fixture: Fixture; contenders: Contender[] }[] = [];
-  for (const fixture of fixtures) {
+if (runValidation) {
+  const benchSchemas: BenchSchema[] = [...fixtures, ...realFixtures()];
+  const prepared: { fixture: BenchSchema; contenders: Contender[] }[] = [];
+  for (const fixture of benchSchemas) {
     const contenders = await createContenders(fixture, engine);
     await checkAgreement(fixture, contenders);
     prepared.push({ fixture, contenders });
   }
   console.log('\nFixtures (every contender agrees: the valid arguments are valid, the invalid ones invalid)\n');
-  console.log(fixtureTable(fixtures));
+  console.log(fixtureTable(benchSchemas));
 
   console.log('\n1. Validation, per call (×cf = time ÷ raw cfworker Validator with its defaults, on the same arguments)');
   console.log(
     '   schemaval short-circuits first and walks an invalid instance again in full for all its issues; it treats "format" as an\n' +
-      '   annotation for tool schemas (docs/architecture.md#schema-policy-and-refusal-codes), and so does the ajv row; raw cfworker and the SDK providers assert it',
+      '   annotation for tool schemas (docs/architecture.md#schema-policy-and-refusal-codes), and so do the ajv and hyperjump rows; raw cfworker\n' +
+      '   and the SDK providers assert it. SDK rows: the validator its Client caches per tool after listTools, then getValidator(schema)(args)\n' +
+      '   on every call as its Server checks elicitation answers (same schema object: ajv hits its cache, cfworker rebuilds). hyperjump: compiled\n' +
+      '   once (async), then its synchronous validator; FLAG stops at the verdict, BASIC lists every error',
   );
   for (const { fixture, contenders } of prepared) {
     const byKind = {} as ValidationResult['byKind'];
@@ -123,21 +141,24 @@ if (full) {
     console.log(`\n${fixture.name}: ${fixture.description} (${rounds('valid')} / ${rounds('invalid')} rounds)\n`);
     console.log(validationTable(result));
   }
-
+}
+let compileResults: CompileResults | undefined;
+if (forTargets) {
   console.log('\n2. Compile and cache hits, per call\n');
   const compileNames = new Map<CompileTaskId, string>();
   const compiled = new Map<Fixture['name'], ReadonlyMap<CompileTaskId, Measurement>>();
-  for (const { fixture } of prepared) {
+  for (const fixture of fixtures) {
     const tasks = compileTasks(fixture, engine);
     const measured = await measure(tasks, options);
     for (const task of tasks) compileNames.set(task.id, task.name);
     compiled.set(fixture.name, new Map(tasks.map((task, i) => [task.id, measured[i] as Measurement])));
   }
-  const compileResults: CompileResults = compiled;
+  compileResults = compiled;
   console.log(compileTable(fixtures, compileNames, compileResults));
   console.log('\n  Cold compile ratios (structuredClone subtracted from cfworker and ajv):');
   console.log(indent(compileRatioLines(fixtures, compileResults)));
-
+}
+if (full) {
   console.log('\n3. Reaching a compiled schema by fingerprint (validation itself ~free: {} against {type:"object"})\n');
   const lookups = await lookupTasks(engine);
   const lookupMeasured = await measure(lookups, options);
@@ -181,7 +202,7 @@ if (runIsolation) {
 
 let host: HostOverhead | undefined;
 let gateway: GatewayLatency | undefined;
-if (full) {
+if (forTargets) {
   console.log('\n5. withSchemaValidation: callTool over the SDK in-memory transport (real Client and Server, one echo tool)\n');
   host = await measureHostOverhead();
   const row = (label: string, m: Measurement) =>
@@ -230,7 +251,25 @@ if (runCompiled) {
   console.log(compiledTable(await measureCompiledEngine(fixtures)));
 }
 
-if (full) {
+let corpusCompile: CorpusCompile | undefined;
+let corpusLint: CorpusLint | undefined;
+if (runCorpus) {
+  const corpus = buildCorpus();
+  const stats = corpusStats(corpus);
+  console.log(
+    `\n11. The corpus (bench/corpus.ts): ${stats.tools} tools, ${stats.distinctInputs} distinct input schemas, ` +
+      `${(stats.bytes / 1024 / 1024).toFixed(1)} MiB of JSON, the largest input schema ${Math.round(stats.largestBytes / 1024)} KiB`,
+  );
+  console.log('   a. Validators for every tool: raw cfworker cold vs compileTools warm on a fresh engine (medians per pass)\n');
+  corpusCompile = await measureCorpusCompile(corpus, createEngine());
+  console.log(indent(corpusCompileLines(corpusCompile, corpus)));
+  console.log('\n   b. `schemaval lint FILE` of the built CLI (dist/cli.js), wall time\n');
+  if (!runCli) await buildCli();
+  corpusLint = measureCorpusLint(corpus);
+  console.log(indent(corpusLintLines(corpusLint, corpus.length)));
+}
+
+if (runValidation) {
   console.log(
     `\nSummary (acceptance: schemaval compileSchema().validate within ${target.toFixed(2)}x of raw cfworker on valid arguments)\n`,
   );
@@ -261,5 +300,9 @@ if (gateway !== undefined) {
 if (cliStart !== undefined) {
   console.log(`\nCLI start (acceptance: schemaval --version within ${cliStartTarget}x of node -e 0)\n`);
   console.log(`  ${cliStartSummary(cliStart)}`);
+}
+if (forTargets || runCorpus) {
+  console.log(`\nIssue #12 targets (load average at the end: ${loadAverage()})\n`);
+  console.log(indent(targetLines({ validation, compile: compileResults, corpusCompile, corpusLint, isolation, host })));
 }
 console.log(`\nTotal run time ${((performance.now() - started) / 1000).toFixed(1)} s`);
