@@ -1,7 +1,7 @@
 // Playwright drives Debian's Chromium (CHROMIUM_PATH); it never downloads a browser. The web server is the real
 // demo: `npm start` = the page bundle, the upstream MCP server and `wrangler dev` for the edge, all on 127.0.0.1.
 import { defineConfig } from '@playwright/test';
-import { edgePort, upstreamPort } from './e2e/ports.ts';
+import { connectPort, edgePort, upstreamPort } from './e2e/ports.ts';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -31,7 +31,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `node scripts/demo.mjs --port ${edgePort} --upstream-port ${upstreamPort}`,
+    command: `node scripts/demo.mjs --port ${edgePort} --upstream-port ${upstreamPort} --allow http://127.0.0.1:${connectPort}`,
     url: `http://127.0.0.1:${edgePort}/healthz`,
     reuseExistingServer: false,
     timeout: 120_000,

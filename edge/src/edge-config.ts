@@ -1,9 +1,12 @@
+import { type AllowedUpstream, allowedUpstream } from './upstream-allow-list.ts';
+
 /** What `/mcp` does when `structuredContent` does not match the tool's `outputSchema` (docs/architecture.md#host-adapter). */
 export type OutputPolicy = 'warn' | 'enforce' | 'off';
 
 /** The Worker's `vars` (wrangler.jsonc), as plain strings. */
 export interface EdgeVars {
   readonly UPSTREAM_MCP_URL?: string;
+  readonly ALLOWED_UPSTREAMS?: string;
   readonly CORS_ORIGINS?: string;
   readonly OUTPUT_POLICY?: string;
   readonly UPSTREAM_TIMEOUT_MS?: string;
@@ -14,8 +17,10 @@ export interface EdgeVars {
 
 /** The vars, checked and parsed. */
 export interface EdgeConfig {
-  /** The one upstream `/mcp` forwards to; `null` when not configured. Never taken from a request. */
+  /** The upstream `/mcp` forwards to when a request names none; `null` when not configured. */
   readonly upstreamMcpUrl: string | null;
+  /** Further upstreams a request may name (`/mcp?upstream=URL`): origins or exact endpoint URLs. Never a wildcard. */
+  readonly allowedUpstreams: readonly AllowedUpstream[];
   /** Origins (`scheme://host[:port]`) or `*`. */
   readonly corsOrigins: readonly string[];
   readonly outputPolicy: OutputPolicy;
@@ -43,11 +48,8 @@ export function readEdgeConfig(vars: EdgeVars): EdgeConfig {
   }
   return {
     upstreamMcpUrl: upstreamUrl(vars.UPSTREAM_MCP_URL ?? ''),
-    corsOrigins: (vars.CORS_ORIGINS ?? '')
-      .split(',')
-      .map((entry) => entry.trim())
-      .filter((entry) => entry !== '')
-      .map(origin),
+    allowedUpstreams: list(vars.ALLOWED_UPSTREAMS).map(allowed),
+    corsOrigins: list(vars.CORS_ORIGINS).map(origin),
     outputPolicy: outputPolicy as OutputPolicy,
     upstreamTimeoutMs: positiveInteger('UPSTREAM_TIMEOUT_MS', vars.UPSTREAM_TIMEOUT_MS, 30_000),
     upstreamMaxBytes: positiveInteger('UPSTREAM_MAX_BYTES', vars.UPSTREAM_MAX_BYTES, 16 * 1024 * 1024),
@@ -74,6 +76,25 @@ function upstreamUrl(value: string): string | null {
     throw new EdgeConfigError(`UPSTREAM_MCP_URL must be an http(s) URL, got ${JSON.stringify(value)}`);
   }
   return url.href;
+}
+
+/** A comma-separated var as its non-empty, trimmed entries. */
+function list(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+}
+
+/** An `ALLOWED_UPSTREAMS` entry; `*` or a pattern is refused: the gateway must never become an open proxy. */
+function allowed(entry: string): AllowedUpstream {
+  const parsed = allowedUpstream(entry);
+  if (parsed === null) {
+    throw new EdgeConfigError(
+      `ALLOWED_UPSTREAMS entries must be http(s) origins or URLs without credentials (no wildcards), got ${JSON.stringify(entry)}`,
+    );
+  }
+  return parsed;
 }
 
 /** Browsers send `Origin` as `scheme://host[:port]`, lowercase, no path: normalise entries to that form. */

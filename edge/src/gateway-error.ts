@@ -17,11 +17,16 @@ export type GatewayErrorCode =
   | 'upstream_content_type'
   | 'upstream_too_large'
   | 'upstream_truncated'
-  | 'too_many_pages';
+  | 'too_many_pages'
+  | 'upstream_not_allowed'
+  | 'upstream_not_configured';
 
 /** A failure on the way to or from the upstream: what the client is told instead of the upstream's bytes. */
 export interface UpstreamFailure {
-  readonly code: Extract<GatewayErrorCode, `upstream_${string}` | 'too_many_pages'>;
+  readonly code: Exclude<
+    Extract<GatewayErrorCode, `upstream_${string}` | 'too_many_pages'>,
+    'upstream_not_allowed' | 'upstream_not_configured'
+  >;
   readonly message: string;
 }
 
@@ -39,6 +44,8 @@ const rpcCodes: Record<GatewayErrorCode, number> = {
   upstream_too_large: -32603,
   upstream_truncated: -32603,
   too_many_pages: -32603,
+  upstream_not_allowed: -32600,
+  upstream_not_configured: -32600,
 };
 
 /** A JSON-RPC error made by the gateway: the JSON-RPC code that goes with `code`, and `code` under `data`. */

@@ -2,6 +2,7 @@
 import type { Hono } from 'hono';
 import { createApp } from './app.ts';
 import { EdgeConfigError, readEdgeConfig } from './edge-config.ts';
+import { createGatewayRouter } from './gateway-router.ts';
 import { isolateEngine } from './isolate-engine.ts';
 import { createMcpGateway } from './mcp-gateway.ts';
 import type { SessionStore } from './session-store.ts';
@@ -19,28 +20,36 @@ const toolCache = createToolCache();
 
 function appFor(env: Env): Hono<EdgeEnv> {
   const config = readEdgeConfig(env);
-  const upstreamUrl = config.upstreamMcpUrl;
+  // Without REQUEST_STATE_SECRET one random key per isolate, shared by every upstream's gateway (dev only).
+  const requestStateSecret = config.requestStateSecret ?? randomSecret();
+  const gatewayFor = (upstreamUrl: string) =>
+    createMcpGateway({
+      engine: isolateEngine,
+      upstreamUrl,
+      outputPolicy: config.outputPolicy,
+      upstreamTimeoutMs: config.upstreamTimeoutMs,
+      upstreamMaxBytes: config.upstreamMaxBytes,
+      requestStateSecret,
+      // One Durable Object per state key (credential scope and Mcp-Session-Id): pending elicitations, and the
+      // tool verdicts as a fallback for isolates that have not seen the list, hold whichever isolate serves.
+      sessions: (key) => env.SESSIONS.get(env.SESSIONS.idFromName(key)) as unknown as SessionStore,
+      toolCache,
+      onEvent: (event) => console.log(`mcp gateway: ${event.kind}${event.tool ? ` ${event.tool}` : ''}: ${event.code}`),
+    });
+  // /mcp exists once some upstream is configured: the default, the allow-list, or both.
   const gateway =
-    upstreamUrl === null
+    config.upstreamMcpUrl === null && config.allowedUpstreams.length === 0
       ? undefined
-      : createMcpGateway({
-          engine: isolateEngine,
-          upstreamUrl,
-          outputPolicy: config.outputPolicy,
-          upstreamTimeoutMs: config.upstreamTimeoutMs,
-          upstreamMaxBytes: config.upstreamMaxBytes,
-          ...(config.requestStateSecret === null ? {} : { requestStateSecret: config.requestStateSecret }),
-          // One Durable Object per state key (credential scope and Mcp-Session-Id): pending elicitations, and the
-          // tool verdicts as a fallback for isolates that have not seen the list, hold whichever isolate serves.
-          sessions: (key) => env.SESSIONS.get(env.SESSIONS.idFromName(key)) as unknown as SessionStore,
-          toolCache,
-          onEvent: (event) => console.log(`mcp gateway: ${event.kind}${event.tool ? ` ${event.tool}` : ''}: ${event.code}`),
-        });
+      : createGatewayRouter({ defaultUpstream: config.upstreamMcpUrl, allowed: config.allowedUpstreams, gatewayFor });
   return createApp<EdgeEnv>({
     engine: isolateEngine,
     corsOrigins: config.corsOrigins,
     ...(gateway === undefined ? {} : { mcp: (c) => gateway(c.req.raw) }),
   });
+}
+
+function randomSecret(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(32)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 export default {

@@ -21,7 +21,7 @@ import { type Exchange, failureResponse, relayUpstream } from './upstream-relay.
 
 export interface McpGatewayOptions {
   readonly engine: Engine;
-  /** From configuration only (`UPSTREAM_MCP_URL`), never from a request. */
+  /** `UPSTREAM_MCP_URL`, or an upstream of `ALLOWED_UPSTREAMS` a request named, checked first (gateway-router.ts). */
   readonly upstreamUrl: string;
   readonly sessions: SessionStores;
   /** The isolate's tool verdicts (default: a fresh cache for this gateway). */

@@ -7,6 +7,7 @@ describe('readEdgeConfig', () => {
   it('reads the wrangler.jsonc defaults as "nothing configured" with the warn output policy', () => {
     assert.deepEqual(readEdgeConfig({ UPSTREAM_MCP_URL: '', CORS_ORIGINS: '', OUTPUT_POLICY: 'warn' }), {
       upstreamMcpUrl: null,
+      allowedUpstreams: [],
       corsOrigins: [],
       outputPolicy: 'warn',
       upstreamTimeoutMs: 30_000,

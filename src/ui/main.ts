@@ -1,14 +1,17 @@
-// The demo chat page (docs/architecture.md#demo-page): connects to this origin's /mcp through the schemaval host adapter, whose
-// validation runs in a module Web Worker, and lets a person list, fill in and call tools and answer elicitations.
+// The demo chat page (docs/architecture.md#demo-page): connects through this origin's /mcp gateway to the demo server or any
+// allow-listed MCP server the person names, with the schemaval host adapter, whose validation runs in a module Web Worker,
+// and lets a person list, fill in and call tools and answer elicitations.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { createValidator, type SchemaValidationWarning, spawnBrowserWorker, toolRefusal } from '../host/browser.ts';
 import type { ToolVerdict } from '../protocol/tool.ts';
-import { connect } from './connect.ts';
+import { connect, describeConnectError } from './connect.ts';
 import { createCounterButton } from './counter-button.ts';
 import { h } from './dom.ts';
 import { askElicitation } from './elicitation-dialog.ts';
 import { listAllTools } from './list-tools.ts';
 import { renderCallError, renderResult } from './result-view.ts';
+import { createServerForm } from './server-form.ts';
 import { createStatusBar, type VerdictCounts } from './status-bar.ts';
 import { createToolView, type ToolView } from './tool-view.ts';
 import { createToolsPanel, type ToolEntry } from './tools-panel.ts';
@@ -41,36 +44,51 @@ const panel = createToolsPanel((name) => {
 
 mount('status').append(status.element);
 mount('probe').append(createCounterButton());
-mount('tools').append(panel.element);
+// The server to connect to: `?server=URL` (kept in the address bar, so a reload reconnects), else the demo server.
+const serverForm = createServerForm(new URLSearchParams(location.search).get('server') ?? '', (server) => void start(server));
+mount('tools').append(serverForm.element, panel.element);
 mount('conversation').append(transcript.element);
 
-const client = connect({
-  url: new URL('/mcp', location.href),
-  validator,
-  onWarning: (warning) => {
-    for (const watch of watchers) watch(warning);
-  },
-  onVerdicts: (summary) => {
-    for (const verdict of summary.verdicts) verdicts.set(verdict.name, verdict);
-    counts = {
-      tools: counts.tools + summary.verdicts.length,
-      compiled: counts.compiled + summary.compiled,
-      fromCache: counts.fromCache + summary.fromCache,
-    };
-    status.setVerdicts(counts);
-  },
-  elicit: async (request, signal) => {
-    transcript.add('server', 'elicitation-request', `asks: ${request.message}`);
-    const answer = await askElicitation(request, { validate: (schema, content) => validator.validateElicitation(schema, content) }, signal);
-    transcript.add(
-      'you',
-      'elicitation-answer',
-      `${answer.action}`,
-      ...(answer.content ? [' ', h('code', {}, JSON.stringify(answer.content))] : []),
-    );
-    return answer;
-  },
-});
+/** Connections are numbered: callbacks of a client the person has since replaced are ignored. */
+let generation = 0;
+let client: Promise<Client> | undefined;
+
+function connectTo(server: string, own: number): Promise<Client> {
+  return connect({
+    url: new URL('/mcp', location.href),
+    server,
+    validator,
+    onWarning: (warning) => {
+      if (own !== generation) return;
+      for (const watch of watchers) watch(warning);
+    },
+    onVerdicts: (summary) => {
+      if (own !== generation) return;
+      for (const verdict of summary.verdicts) verdicts.set(verdict.name, verdict);
+      counts = {
+        tools: counts.tools + summary.verdicts.length,
+        compiled: counts.compiled + summary.compiled,
+        fromCache: counts.fromCache + summary.fromCache,
+      };
+      status.setVerdicts(counts);
+    },
+    elicit: async (request, signal) => {
+      transcript.add('server', 'elicitation-request', `asks: ${request.message}`);
+      const answer = await askElicitation(
+        request,
+        { validate: (schema, content) => validator.validateElicitation(schema, content) },
+        signal,
+      );
+      transcript.add(
+        'you',
+        'elicitation-answer',
+        `${answer.action}`,
+        ...(answer.content ? [' ', h('code', {}, JSON.stringify(answer.content))] : []),
+      );
+      return answer;
+    },
+  });
+}
 
 async function callTool(tool: Tool, args: unknown): Promise<void> {
   transcript.add('you', 'call', 'call ', h('code', {}, tool.name), ' ', h('code', {}, JSON.stringify(args)));
@@ -80,6 +98,7 @@ async function callTool(tool: Tool, args: unknown): Promise<void> {
   };
   watchers.add(watch);
   try {
+    if (client === undefined) throw new Error('not connected');
     const result = (await (await client).callTool({ name: tool.name, arguments: args as Record<string, unknown> })) as CallToolResult;
     transcript.add('server', 'result', ...renderResult(result, warnings)).dataset.tool = tool.name;
   } catch (error) {
@@ -104,19 +123,46 @@ function entries(listed: readonly Tool[], gatewayRefused: readonly { name: strin
   return [...accepted, ...refusedHere, ...gatewayRefused.map((r): ToolEntry => ({ verdict: 'refused', ...r }))];
 }
 
-async function start(): Promise<void> {
+/** Connects to `server` (empty: the demo server) through the gateway, replacing any earlier connection, and lists its tools. */
+async function start(server: string): Promise<void> {
+  const own = ++generation;
+  const previous = client;
+  view?.dispose();
+  view = undefined;
+  tools.clear();
+  verdicts.clear();
+  counts = { tools: 0, compiled: 0, fromCache: 0 };
+  panel.show([]);
+  workspace.replaceChildren(h('p', { class: 'muted' }, 'Select a tool to get a form generated from its input schema.'));
+  serverForm.setError(undefined);
+  serverForm.setBusy(true);
+  status.setConnection('connecting');
+  document.body.dataset.ready = 'false';
+  document.body.dataset.server = server;
+  const address = new URL(location.href);
+  if (server === '') address.searchParams.delete('server');
+  else address.searchParams.set('server', server);
+  history.replaceState(null, '', address);
+  void previous?.then((old) => old.close()).catch(() => undefined);
   try {
+    client = connectTo(server, own);
     const connected = await client;
-    status.setConnection('connected');
-    counts = { tools: 0, compiled: 0, fromCache: 0 };
+    if (own !== generation) return;
+    status.setConnection('connected', server === '' ? undefined : server);
     const listing = await listAllTools(connected);
+    if (own !== generation) return;
     for (const tool of listing.tools) tools.set(tool.name, tool);
     panel.show(entries(listing.tools, listing.refused));
     document.body.dataset.ready = 'true';
   } catch (error) {
-    status.setConnection('failed', error instanceof Error ? error.message : String(error));
+    if (own !== generation) return;
+    const reason = describeConnectError(error, server);
+    status.setConnection('failed', reason);
+    serverForm.setError(reason);
     document.body.dataset.ready = 'error';
+  } finally {
+    if (own === generation) serverForm.setBusy(false);
   }
 }
 
-void start();
+void start(new URLSearchParams(location.search).get('server') ?? '');
