@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { buildCli } from '../scripts/build.mjs';
@@ -25,6 +26,17 @@ describe('bin/schemaval.js', () => {
     const result = run(['lint', 'examples/tools.json']);
     assert.equal(result.status, 1, result.stderr);
     assert.match(result.stdout, /^6 tools: 4 accepted, 2 refused, 1 warning$/m);
+  });
+
+  it('lints a server over --stdio through the bundle (the SDK client in a lazy chunk), and says in one line when it cannot', () => {
+    const server = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
+    const result = run(['lint', '--stdio', `${JSON.stringify(process.execPath)} ${JSON.stringify(server)} stdio`]);
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(result.stdout, /^accepted {2}echo$/m);
+    assert.match(result.stdout, /^\d+ tools: \d+ accepted, 0 refused$/m);
+    const exited = run(['lint', '--stdio', `${JSON.stringify(process.execPath)} -e "process.exit(4)"`]);
+    assert.equal(exited.status, 2);
+    assert.match(exited.stderr, /^schemaval: server command ".*" exited \(code 4\) before answering\n$/);
   });
 
   it('exits 2 with usage for a bad invocation', () => {

@@ -16,7 +16,11 @@ const rules: Record<string, { layers: string[]; packages: RegExp }> = {
     layers: ['host', 'protocol', 'engine'],
     packages: /^(comlink(\/.*)?|idb-keyval|lossless-json|@modelcontextprotocol\/sdk\/.*|node:.*)$/,
   },
-  cli: { layers: ['cli', 'host', 'engine', 'protocol'], packages: /^node:/ },
+  // The SDK's client only, for `lint --url` / `--stdio` (src/cli/fetch-tools.ts, loaded lazily).
+  cli: {
+    layers: ['cli', 'host', 'engine', 'protocol'],
+    packages: /^(node:.*|@modelcontextprotocol\/sdk\/(client\/.*|shared\/transport\.js|types\.js))$/,
+  },
   ui: { layers: ['ui', 'host', 'protocol'], packages: /^(@modelcontextprotocol\/sdk\/.*|comlink|idb-keyval)$/ },
 };
 

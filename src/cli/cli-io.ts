@@ -22,7 +22,12 @@ export type CliErrorCode =
   | 'invalid_json'
   | 'too_large'
   | 'too_deep'
-  | 'invalid_tools_file';
+  | 'invalid_tools_file'
+  | 'invalid_url'
+  | 'connect_failed'
+  | 'server_exited'
+  | 'server_timeout'
+  | 'protocol_error';
 
 /** A problem with the invocation or its input: exit 2 with a stable code and a message in words. */
 export class CliError extends Error {

@@ -6,6 +6,13 @@ export const synopsis = {
 
 export type Command = keyof typeof synopsis;
 
+/** `lint`'s second form: the tools of a running server. */
+export const lintServerSynopsis = 'schemaval lint [--json] --url URL [--header "Name: value"]... | --stdio "CMD ARGS" [--timeout MS]';
+
+/** The usage lines of a command, each prefixed by `indent` after the first. */
+export const usageOf = (command: Command, indent: string): string =>
+  command === 'lint' ? `${synopsis.lint}\n${indent}${lintServerSynopsis}` : synopsis[command];
+
 export const isCommand = (name: string | undefined): name is Command => name === 'lint' || name === 'validate';
 
 /** `schemaval --help`. */
@@ -13,7 +20,8 @@ export const overviewHelp = `schemaval: JSON Schema enforcement for MCP tools, w
 
 usage:
   ${synopsis.lint}
-      Verdict for each tool of a tools/list result.
+  ${lintServerSynopsis}
+      Verdict for each tool of a tools/list result, from a file or asked of a running MCP server.
   ${synopsis.validate}
       Validate one JSON value (standard input by default) against a schema.
   schemaval COMMAND --help      options, input and exit codes of a command
@@ -24,23 +32,30 @@ With --json, results and errors are JSON on standard output: errors as {"error":
 `;
 
 /** `schemaval lint --help`. */
-export const lintHelp = `usage: ${synopsis.lint}
+export const lintHelp = `usage: ${usageOf('lint', '       ')}
 
 Checks each tool's inputSchema and outputSchema against the schema policy and prints every verdict as it is
 decided, then a summary line. A tool is refused when either of its schemas is refused.
 
 FILE          a tools/list result {"tools":[...]}, a bare array of tools, or a JSON-RPC response
               {"result":{"tools":[...]}}; - reads standard input
+--url URL     connect to an MCP server over Streamable HTTP and lint every page of its tools/list
+--stdio "CMD ARGS"
+              start CMD ARGS (split like a shell would, but no shell runs) as an MCP server over stdio, with this
+              environment; its stderr is kept, and its last error line quoted if it exits before answering
 
 options:
-  --json      print {"tools":[{"name","fingerprint","verdict","input","output","warnings"}]};
-              errors as {"error":{"code","message"}}
-  -h, --help  print this help
+  --json               print {"tools":[{"name","fingerprint","verdict","input","output","warnings"}]};
+                       errors as {"error":{"code","message"}}
+  --header "N: v"      an HTTP header for --url, e.g. "Authorization: Bearer TOKEN" (repeatable)
+  --timeout MS         one deadline for connecting and listing with --url or --stdio (default 10000)
+  -h, --help           print this help
 
 exit codes:
   0  every tool accepted
   1  some tool refused
-  2  usage error; FILE missing, unreadable or not JSON, or not a list of tools; operational error
+  2  usage error; FILE missing, unreadable or not JSON, or not a list of tools; the server unreachable, exited,
+     too slow or not answering as MCP; operational error
 `;
 
 /** `schemaval validate --help`. */

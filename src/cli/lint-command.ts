@@ -1,12 +1,19 @@
 import type { Validator } from '../host/create-validator.ts';
 import type { ToolVerdict } from '../protocol/tool.ts';
 import { CliError, type CliIo, exitCodes } from './cli-io.ts';
+import type { ToolSource } from './fetch-tools.ts';
 import { readJsonFile } from './read-json-file.ts';
 
 export interface LintOptions {
-  readonly file: string;
+  /** A tools file (`-`: standard input), or a server to ask (src/cli/fetch-tools.ts). */
+  readonly source: { readonly kind: 'file'; readonly file: string } | ToolSource;
   readonly json: boolean;
+  /** For a server: one deadline for connecting and every tools/list page. */
+  readonly timeoutMs?: number;
 }
+
+/** How long `lint --url` / `--stdio` waits for the server by default. */
+export const defaultTimeoutMs = 10_000;
 
 /** Nesting allowed in a tools file: deep enough that a too-deep schema is refused per tool, not the whole file. */
 const fileDepth = 1000;
@@ -14,9 +21,7 @@ const fileBytes = 64 * 1024 * 1024;
 
 /** `schemaval lint`: each tool's verdict, streamed as it is decided, then a summary line. */
 export async function lintCommand(open: () => Promise<Validator>, io: CliIo, options: LintOptions): Promise<number> {
-  const read = await readJsonFile(io, options.file, 'tools file', { maxBytes: fileBytes, maxDepth: fileDepth });
-  if (!read.ok) throw new CliError(read.code, read.message);
-  const tools = toolList(read.value);
+  const tools = await loadTools(io, options);
   const validator = await open();
   const verdicts: ToolVerdict[] = [];
   for (const tool of tools) {
@@ -37,6 +42,18 @@ export async function lintCommand(open: () => Promise<Validator>, io: CliIo, opt
     );
   }
   return refused > 0 ? exitCodes.failed : exitCodes.ok;
+}
+
+/** The tools to lint, from the file or, through the MCP SDK (loaded only then), from the server. */
+async function loadTools(io: CliIo, options: LintOptions): Promise<readonly unknown[]> {
+  const { source } = options;
+  if (source.kind !== 'file') {
+    const { fetchTools } = await import('./fetch-tools.ts');
+    return await fetchTools(source, { timeoutMs: options.timeoutMs ?? defaultTimeoutMs });
+  }
+  const read = await readJsonFile(io, source.file, 'tools file', { maxBytes: fileBytes, maxDepth: fileDepth });
+  if (!read.ok) throw new CliError(read.code, read.message);
+  return toolList(read.value);
 }
 
 /** `{"tools":[...]}`, a bare array, or a whole JSON-RPC response `{"result":{"tools":[...]}}`. */

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Validator, ValidatorOptions } from '../host/node.ts';
 import { CliError, type CliIo, exitCodes, usageError } from './cli-io.ts';
-import { type Command, helpFor, isCommand, synopsis } from './help.ts';
+import { type Command, helpFor, isCommand, synopsis, usageOf } from './help.ts';
 import { packageVersion } from './package-version.ts';
 
 /** How the CLI gets its validator and version; tests may choose inline mode. */
@@ -43,12 +43,10 @@ async function run(argv: readonly string[], io: CliIo, deps: CliDeps, open: () =
   if (!isCommand(command)) throw usageError(command === undefined ? 'missing command' : `unknown command ${JSON.stringify(command)}`);
   if (options(rest).some((arg) => arg === '--help' || arg === '-h')) return print(io, helpFor(command));
   if (command === 'lint') {
-    const { values, positionals } = parse(command, () =>
-      parseArgs({ args: rest, options: { json: { type: 'boolean', default: false } }, allowPositionals: true, strict: true }),
-    );
-    if (positionals.length !== 1) throw usageError('lint takes exactly one FILE (or - for standard input)', command);
+    const { lintArgs } = await import('./lint-args.ts');
+    const options = lintArgs(rest);
     const { lintCommand } = await import('./lint-command.ts');
-    return await lintCommand(open, io, { file: positionals[0] as string, json: values.json === true });
+    return await lintCommand(open, io, options);
   }
   const { values, positionals } = parse(command, () =>
     parseArgs({
@@ -105,6 +103,6 @@ function reportError(io: CliIo, json: boolean, error: unknown): number {
 }
 
 function usageHint(command: Command | undefined): string {
-  if (command !== undefined) return `usage: ${synopsis[command]}\nrun "schemaval ${command} --help" for more\n`;
-  return `usage:\n  ${synopsis.lint}\n  ${synopsis.validate}\nrun "schemaval --help" for more\n`;
+  if (command !== undefined) return `usage: ${usageOf(command, '       ')}\nrun "schemaval ${command} --help" for more\n`;
+  return `usage:\n  ${usageOf('lint', '  ')}\n  ${synopsis.validate}\nrun "schemaval --help" for more\n`;
 }

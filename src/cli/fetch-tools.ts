@@ -1,0 +1,148 @@
+import type { ChildProcess } from 'node:child_process';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, McpError, ResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { packageVersion } from './package-version.ts';
+import { protocolError, type RemoteContext, remoteError, timeoutError } from './remote-error.ts';
+
+/** Where `lint` gets its tools when not from a file: a Streamable HTTP endpoint or a command speaking stdio. */
+export type ToolSource =
+  | { readonly kind: 'url'; readonly url: URL; readonly headers: Readonly<Record<string, string>> }
+  | { readonly kind: 'stdio'; readonly line: string; readonly command: string; readonly args: readonly string[] };
+
+export interface FetchToolsOptions {
+  /** One deadline for starting, `initialize` and every `tools/list` page. */
+  readonly timeoutMs: number;
+  /** `tools/list` pages followed before giving up on a server that never stops paging. */
+  readonly maxPages?: number;
+}
+
+export const defaultMaxPages = 100;
+
+/**
+ * Connects to an MCP server as a client (SDK v1), follows `tools/list` cursors and returns every tool exactly as
+ * the server sent it (no SDK parsing of the tools, so a malformed tool is linted, not rejected here). Every failure
+ * is a `CliError` with one line in words; the connection is closed (the command stopped) before returning.
+ */
+export async function fetchTools(source: ToolSource, options: FetchToolsOptions): Promise<unknown[]> {
+  const deadline = Date.now() + options.timeoutMs;
+  const maxPages = options.maxPages ?? defaultMaxPages;
+  const link = openLink(source);
+  const context: RemoteContext = {
+    where: source.kind === 'url' ? source.url.href : `server command ${JSON.stringify(shorten(source.line))}`,
+    kind: source.kind,
+    timeoutMs: options.timeoutMs,
+    phase: 'initialize',
+    exit: link.exit,
+    stderrTail: link.stderrTail,
+  };
+  const remaining = (): number => {
+    const left = deadline - Date.now();
+    if (left <= 0) throw timeoutError(context);
+    return left;
+  };
+  const client = createClient();
+  try {
+    await client.connect(link.transport, { timeout: remaining() });
+    context.phase = 'tools/list';
+    const tools: unknown[] = [];
+    const cursors = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 1; ; page++) {
+      const params = cursor === undefined ? {} : { cursor };
+      const answer = await client.request({ method: 'tools/list', params }, ResultSchema, { timeout: remaining() });
+      const result = answer as { tools?: unknown; nextCursor?: unknown };
+      if (!Array.isArray(result.tools)) throw protocolError(context, 'its tools/list answer has no "tools" array');
+      tools.push(...result.tools);
+      if (result.nextCursor === undefined) return tools;
+      if (typeof result.nextCursor !== 'string') throw protocolError(context, 'its tools/list "nextCursor" is not a string');
+      if (cursors.has(result.nextCursor)) throw protocolError(context, `its tools/list repeats the cursor of page ${page}`);
+      if (page === maxPages) throw protocolError(context, `its tools/list still has more after ${maxPages} pages`);
+      cursors.add(result.nextCursor);
+      cursor = result.nextCursor;
+    }
+  } catch (error) {
+    throw remoteError(error, context);
+  } finally {
+    await close(client, link.transport);
+    link.stop();
+  }
+}
+
+/**
+ * Some servers list a tool only to a client that can serve it (server-everything's elicitation and sampling tools),
+ * so the client declares both, to see what a capable host sees. It never calls a tool, so neither is expected to be
+ * used: an elicitation is declined and a sampling request refused. Roots are not declared, since a server would
+ * replace its own allowed directories with the answer.
+ */
+function createClient(): Client {
+  const client = new Client(
+    { name: 'schemaval-lint', version: packageVersion() },
+    { capabilities: { elicitation: { form: {}, url: {} }, sampling: {} } },
+  );
+  client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'decline' }));
+  client.setRequestHandler(CreateMessageRequestSchema, () => {
+    throw new McpError(ErrorCode.InvalidRequest, 'schemaval lint does not sample');
+  });
+  return client;
+}
+
+interface Link {
+  readonly transport: Transport;
+  /** How the command ended, once it has (stdio only). */
+  readonly exit: () => { code: number | null; signal: string | null } | undefined;
+  /** The last of what the command wrote on standard error (stdio only). */
+  readonly stderrTail: () => string;
+  /**
+   * Ends the command if it still runs. The SDK's close gives it stdin's end, then SIGTERM after 2 s, but when
+   * `initialize` fails the SDK starts that close without waiting for it, and this process might exit first.
+   */
+  readonly stop: () => void;
+}
+
+function openLink(source: ToolSource): Link {
+  if (source.kind === 'url') {
+    const transport = new StreamableHTTPClientTransport(source.url, { requestInit: { headers: { ...source.headers } } });
+    return { transport, exit: () => undefined, stderrTail: () => '', stop: () => undefined };
+  }
+  // The command gets this process's environment (as from a shell), not the SDK's short default list.
+  const env = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  const transport = new StdioClientTransport({ command: source.command, args: [...source.args], env, stderr: 'pipe' });
+  let tail = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    tail = (tail + chunk.toString('utf8')).slice(-4096);
+  });
+  let exit: { code: number | null; signal: string | null } | undefined;
+  let child: ChildProcess | undefined;
+  // The transport keeps its child process private and drops it before `onclose`; its exit code is read here,
+  // from the `exit` event, which Node emits before `close`.
+  const start = transport.start.bind(transport);
+  transport.start = async () => {
+    await start();
+    child = (transport as unknown as { _process?: ChildProcess })._process;
+    child?.once('exit', (code, signal) => {
+      exit = { code, signal };
+    });
+  };
+  const stop = () => {
+    if (child !== undefined && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  };
+  return { transport, exit: () => exit, stderrTail: () => tail, stop };
+}
+
+/** Closes the client; an HTTP session is ended with DELETE first, but never waited on for more than a second. */
+async function close(client: Client, transport: Transport): Promise<void> {
+  if (transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined) {
+    let timer: NodeJS.Timeout | undefined;
+    const pause = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, 1000);
+    });
+    await Promise.race([transport.terminateSession().catch(() => undefined), pause]);
+    clearTimeout(timer);
+  }
+  await client.close().catch(() => undefined);
+}
+
+const shorten = (text: string): string => (text.length > 80 ? `${text.slice(0, 79)}…` : text);
