@@ -1,8 +1,31 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
+import { lintBatch } from '../src/cli/lint-command.ts';
 import { main } from '../src/cli/main.ts';
+import { createValidator, type SpawnWorker, spawnNodeWorker } from '../src/host/node.ts';
 import { memoryIo } from './helpers/memory-io.ts';
+
+/** Counts the messages the host posts on the data lane of every worker `spawn` starts. */
+function countingPosted(spawn: SpawnWorker, counts: { posted: number }): SpawnWorker {
+  return () => {
+    const handle = spawn();
+    return {
+      ...handle,
+      lane: (onMessage) => {
+        const { port, remote } = handle.lane(onMessage);
+        const counted = {
+          postMessage: (message: unknown) => {
+            counts.posted++;
+            port.postMessage(message);
+          },
+          close: () => port.close(),
+        };
+        return { port: counted, remote };
+      },
+    };
+  };
+}
 
 const example = readFileSync(new URL('../examples/tools.json', import.meta.url), 'utf8');
 
@@ -68,6 +91,27 @@ describe('schemaval lint', () => {
     const { tools } = JSON.parse(io.out());
     assert.equal(tools[0].name, 'tools[0]');
     assert.equal(tools[0].input.code, 'invalid_schema');
+  });
+
+  it('sends a 1,728-tool file to the worker in one message per 256 tools, and prints the verdicts in file order', async () => {
+    const tools = Array.from({ length: 1728 }, (_, i) => ({
+      name: `tool_${i}`,
+      inputSchema: { type: 'object', properties: { [`field_${i}`]: { type: 'string', maxLength: i + 1 } }, required: [`field_${i}`] },
+    }));
+    const counts = { posted: 0 };
+    const io = memoryIo({ '-': JSON.stringify({ tools }) });
+    const code = await main(['lint', '-'], io, {
+      createValidator: (options) => createValidator({ ...options, spawn: countingPosted(spawnNodeWorker(), counts) }),
+    });
+    assert.equal(code, 0, io.err());
+    assert.ok(counts.posted >= 1, 'the lint went through the worker');
+    assert.ok(counts.posted <= Math.ceil(1728 / lintBatch), `${counts.posted} messages for 1,728 tools`);
+    const names = [...io.out().matchAll(/^accepted {2}(\S+)$/gm)].map((match) => match[1]);
+    assert.deepEqual(
+      names,
+      tools.map((tool) => tool.name),
+    );
+    assert.match(io.out(), /^1728 tools: 1728 accepted, 0 refused$/m);
   });
 
   it('exits 2 for unreadable, unparseable or wrongly shaped input', async () => {

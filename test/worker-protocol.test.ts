@@ -10,7 +10,16 @@ import { fileURLToPath } from 'node:url';
 import { LosslessNumber } from 'lossless-json';
 import { encodeRequest } from '../src/host/encode-request.ts';
 import { createValidator, type SpawnWorker, spawnNodeWorker, type ValidatorError } from '../src/host/node.ts';
-import { getRequest, type LaneBatch, type LaneReply, packReply, putRequest, startBatch, unpackReply } from '../src/protocol/lane.ts';
+import {
+  expandAnswer,
+  getRequest,
+  type LaneBatch,
+  type LaneReply,
+  packReply,
+  putRequest,
+  startBatch,
+  unpackReply,
+} from '../src/protocol/lane.ts';
 import type { LanePort, WorkerRequest, WorkerResponse } from '../src/protocol/validator-service.ts';
 import { createWorkerApi } from '../src/worker/create-worker-api.ts';
 import { manyRows, roomyPolicy, rowsSchema } from './helpers/slow-work.ts';
@@ -37,12 +46,23 @@ async function inThread(shared: boolean) {
       .filter((message): message is LaneReply => Array.isArray(message))
       .map((reply) => {
         const responses: WorkerResponse[] = [];
-        unpackReply(reply, (_i, response) => responses.push(response));
+        const sent = delivered.get(reply[0] as number);
+        // As the host does: a valid outcome travels as `true` and is rebuilt from its request.
+        unpackReply(reply, (i, response) =>
+          responses.push(
+            response.ok && sent !== undefined ? { ok: true, value: expandAnswer(getRequest(sent, i), response.value) } : response,
+          ),
+        );
         return { firstSeq: reply[0] as number, responses };
       });
   const stored = (): number | undefined => (memory === undefined ? undefined : Atomics.load(new Int32Array(memory), 0));
   const startedSlot = (): number | undefined => (memory === undefined ? undefined : Atomics.load(new Int32Array(memory), 1));
-  return { api, posted, deliver: (data: unknown) => deliver(data), batch, replies, stored, startedSlot };
+  const delivered = new Map<number, LaneBatch>();
+  const send = (data: unknown): void => {
+    if (Array.isArray(data)) delivered.set(data[0] as number, data);
+    deliver(data);
+  };
+  return { api, posted, deliver: send, batch, replies, stored, startedSlot };
 }
 
 /** Waits (a macrotask at a time) until `ready` holds. */
@@ -89,6 +109,48 @@ describe('the data lane format', () => {
     });
     assert.deepEqual(back, responses);
     assert.equal(packReply(1, [{ ok: true, value: 1 }])[1], null);
+  });
+
+  it('sends valid outcomes as true and rebuilds them from the request, never touching other answers', () => {
+    const issues = [{ path: '$.n', keyword: 'maximum', message: 'must be at most 10' }];
+    const cases: [WorkerRequest, unknown][] = [
+      [{ op: 'validateArguments', fingerprint: 'f', instance: { n: 1 } }, { valid: true }],
+      [{ op: 'validateStructured', fingerprint: 'f', instance: {} }, { valid: true }],
+      [{ op: 'validateElicitation', schema: {}, instance: {} }, { valid: true }],
+      [
+        { op: 'validate', schema: 'f', instance: 1 },
+        { fingerprint: 'f', outcome: { valid: true } },
+      ],
+      [
+        { op: 'validateArguments', fingerprint: 'f', instance: { n: 11 } },
+        { valid: false, issues },
+      ],
+      [
+        { op: 'validate', schema: 'f', instance: 11 },
+        { fingerprint: 'f', outcome: { valid: false, issues } },
+      ],
+      // A schema sent as lossless JSON text is a string too, but not the fingerprint the answer names.
+      [
+        { op: 'validate', schema: '{}', instance: 1, encoded: ['schema'] },
+        { fingerprint: 'g', outcome: { valid: true } },
+      ],
+      [{ op: 'echo', value: true }, true],
+      [{ op: 'echo', value: { valid: true } }, { valid: true }],
+    ];
+    const batch = startBatch(1);
+    for (const [request] of cases) putRequest(batch, request);
+    const reply = packReply(
+      1,
+      cases.map(([, value]) => ({ ok: true, value })),
+      batch,
+    );
+    assert.deepEqual(reply.slice(2, 6), [true, true, true, true], 'valid outcomes travel as true');
+    assert.deepEqual(reply.slice(6), [cases[4]?.[1], cases[5]?.[1], cases[6]?.[1], true, { valid: true }]);
+    unpackReply(reply, (i, response) => {
+      const [request, value] = cases[i] as [WorkerRequest, unknown];
+      assert.ok(response.ok);
+      assert.deepEqual(expandAnswer(request, response.value), value, request.op);
+    });
   });
 });
 

@@ -24,11 +24,11 @@ export async function lintCommand(open: () => Promise<Validator>, io: CliIo, opt
   const tools = await loadTools(io, options);
   const validator = await open();
   const verdicts: ToolVerdict[] = [];
-  for (const tool of tools) {
-    const [verdict] = await validator.compileTools([tool]);
-    if (verdict === undefined) continue;
-    verdicts.push(verdict);
-    if (!options.json) io.stdout(describeVerdict(verdict));
+  for await (const batch of compileInBatches(validator, tools)) {
+    for (const verdict of batch) {
+      verdicts.push(verdict);
+      if (!options.json) io.stdout(describeVerdict(verdict));
+    }
   }
   const refused = verdicts.filter((v) => v.verdict === 'refused').length;
   if (options.json) io.stdout(`${JSON.stringify({ tools: verdicts }, null, 2)}\n`);
@@ -54,6 +54,22 @@ async function loadTools(io: CliIo, options: LintOptions): Promise<readonly unkn
   const read = await readJsonFile(io, source.file, 'tools file', { maxBytes: fileBytes, maxDepth: fileDepth });
   if (!read.ok) throw new CliError(read.code, read.message);
   return toolList(read.value);
+}
+
+/** Tools per `compileTools` call: the worker client's message size, so each call is one message each way. */
+export const lintBatch = 256;
+
+/**
+ * Asks for every verdict at once, in calls of `lintBatch` tools made in the same tick (the worker client sends
+ * what is queued in one tick as one message per 256 requests, each tool still with its own compile budget), and
+ * yields each call's verdicts in order as they arrive, so output streams while later batches compile.
+ */
+async function* compileInBatches(validator: Validator, tools: readonly unknown[]): AsyncGenerator<readonly ToolVerdict[]> {
+  const pending: Promise<readonly ToolVerdict[]>[] = [];
+  for (let i = 0; i < tools.length; i += lintBatch) pending.push(validator.compileTools(tools.slice(i, i + lintBatch)));
+  // The first failure is reported (in order); the later ones must not surface as unhandled rejections.
+  for (const call of pending) call.catch(() => {});
+  for (const call of pending) yield await call;
 }
 
 /** `{"tools":[...]}`, a bare array, or a whole JSON-RPC response `{"result":{"tools":[...]}}`. */

@@ -42,141 +42,163 @@ type Scan = DuplicateScan & { readonly total: number; readonly rowsCost: number 
  */
 export function estimateWork(checked: CheckedSchema, instance: unknown, budget: number, options: EstimateOptions = {}): WorkEstimate {
   const plans = planWork(checked);
-  const perMultipleOf = (options.multipleOfCost ?? 0) * tick;
   // Counted in ticks (a sixteenth of a visit), so cheap per-item work (a key, a character) is charged fairly.
-  const limit = budget * visit;
-  const values: unknown[] = [];
-  const steps: Plan[] = [];
-  const anchors: (Plan | null)[] = [];
-  const scans = new Map<readonly unknown[], Scan>();
-  let work = 0;
-  /** What the validator's pairwise `uniqueItems` scans cost if it runs them (when any array has a duplicate). */
-  let pairwise = 0;
-  let hold = true;
-  const push = (value: unknown, plan: Plan | null, anchor: Plan | null): void => {
-    if (work > limit) return; // over budget: the rest of a loop costs nothing more
-    work += visit;
-    if (plan === null) return; // a boolean subschema: decided at once
-    if (typeof value !== 'object' || value === null) {
-      // A primitive meets the same subschemas whatever it holds: their sum is computed once per subschema.
-      const summed = plan.primitive === undefined ? primitiveCost(plan) : plan.primitive;
-      if (summed !== null) {
-        work += primitiveWork(summed, value);
-        return;
-      }
-    }
-    values.push(value);
-    steps.push(plan);
-    anchors.push(anchor);
+  const walk: Walk = {
+    limit: budget * visit,
+    perMultipleOf: (options.multipleOfCost ?? 0) * tick,
+    values: [],
+    steps: [],
+    anchors: [],
+    scans: undefined,
+    work: 0,
+    pairwise: 0,
+    hold: true,
   };
-  const pushAll = (value: unknown, list: readonly (Plan | null)[], anchor: Plan | null): void => {
-    for (const plan of list) push(value, plan, anchor);
-  };
-
-  push(instance, plans.root, null);
-  while (values.length > 0 && work <= limit && (hold || work + pairwise <= limit)) {
+  const { values, steps, anchors } = walk;
+  push(walk, instance, plans.root, null);
+  while (values.length > 0 && walk.work <= walk.limit && (walk.hold || walk.work + walk.pairwise <= walk.limit)) {
     const value = values.pop();
     const plan = steps.pop() as Plan;
     let anchor = anchors.pop() as Plan | null;
     if (plan.recursiveAnchor && anchor === null) anchor = plan;
     if (plan.recursiveRef) {
       // The validator first re-enters this very subschema with the static target as anchor, then jumps there.
-      if (anchor === null) push(value, plan.recursiveTarget === null ? null : plan, plan.recursiveTarget);
-      else push(value, anchor, anchor);
+      if (anchor === null) push(walk, value, plan.recursiveTarget === null ? null : plan, plan.recursiveTarget);
+      else push(walk, value, anchor, anchor);
     }
     if (plan.refOnly) {
-      push(value, plan.ref, anchor);
+      push(walk, value, plan.ref, anchor);
       continue;
     }
-    if (plan.hasRef) push(value, plan.ref, anchor);
-    pushAll(value, plan.inPlace, anchor);
-    pushAll(value, plan.branches, plan.recursiveAnchor ? anchor : null);
+    if (plan.hasRef) push(walk, value, plan.ref, anchor);
+    for (const sub of plan.inPlace) push(walk, value, sub, anchor);
+    const branchAnchor = plan.recursiveAnchor ? anchor : null;
+    for (const sub of plan.branches) push(walk, value, sub, branchAnchor);
     // A branch costs the validator a scope record and a location of its own, and a failed one errors that are
     // copied up and then dropped: about two visits more.
-    work += 2 * plan.branches.length * visit;
+    walk.work += 2 * plan.branches.length * visit;
     if (typeof value === 'object' && value !== null) {
-      work += plan.structuredEquality * tick;
-      if (Array.isArray(value)) visitArray(plan, value, anchor);
-      else visitObject(plan, value as Record<string, unknown>, anchor);
+      walk.work += plan.structuredEquality * tick;
+      if (Array.isArray(value)) visitArray(walk, plan, value, anchor);
+      else visitObject(walk, plan, value as Record<string, unknown>, anchor);
     } else {
-      work += plan.enumCount * tick;
+      walk.work += plan.enumCount * tick;
       if (typeof value === 'string') {
-        if (plan.pattern) work += (value.length + visit) * tick;
-        if (plan.lengthCheck) work += value.length * tick;
-      } else if (typeof value === 'number' && plan.multipleOf) work += perMultipleOf;
+        if (plan.pattern) walk.work += (value.length + visit) * tick;
+        if (plan.lengthCheck) walk.work += value.length * tick;
+      } else if (typeof value === 'number' && plan.multipleOf) walk.work += walk.perMultipleOf;
     }
   }
-  const total = hold ? work : work + pairwise;
+  const total = walk.hold ? walk.work : walk.work + walk.pairwise;
+  return { work: Math.ceil(total / visit), overBudget: total > walk.limit, uniqueItemsHold: walk.hold };
+}
 
-  function primitiveWork(summed: PrimitiveCost, value: unknown): number {
-    let ticks = summed.visits * visit + summed.enums * tick;
-    if (typeof value === 'string') ticks += (summed.patterns * (value.length + visit) + summed.lengthChecks * value.length) * tick;
-    else if (typeof value === 'number') ticks += summed.multipleOfs * perMultipleOf;
-    return ticks;
-  }
-  return { work: Math.ceil(total / visit), overBudget: total > limit, uniqueItemsHold: hold };
+/**
+ * The state of one estimate. The steps below are module functions over it rather than closures: this runs before
+ * every validation, and code loaded through tsx (esbuild `keepNames`) pays a `__name()` per closure it creates.
+ */
+interface Walk {
+  readonly limit: number;
+  readonly perMultipleOf: number;
+  /** The stack of (instance value, subschema plan, dynamic anchor) still to visit, as three parallel arrays. */
+  readonly values: unknown[];
+  readonly steps: Plan[];
+  readonly anchors: (Plan | null)[];
+  /** `uniqueItems` scans by array (created on the first). */
+  scans: Map<readonly unknown[], Scan> | undefined;
+  work: number;
+  /** What the validator's pairwise `uniqueItems` scans cost if it runs them (when any array has a duplicate). */
+  pairwise: number;
+  hold: boolean;
+}
 
-  function visitObject(plan: Plan, object: Record<string, unknown>, anchor: Plan | null): void {
-    const keys = Object.keys(object);
-    work += (keys.length + plan.objectFixed) * tick;
-    if (plan.propertyNames !== undefined) for (const key of keys) push(key, plan.propertyNames, anchor);
-    for (const [name, sub] of plan.dependents) {
-      if (!Object.hasOwn(object, name)) continue;
-      if (typeof sub === 'number') work += sub * tick;
-      else push(object, sub, anchor);
+function push(walk: Walk, value: unknown, plan: Plan | null, anchor: Plan | null): void {
+  if (walk.work > walk.limit) return; // over budget: the rest of a loop costs nothing more
+  walk.work += visit;
+  if (plan === null) return; // a boolean subschema: decided at once
+  if (typeof value !== 'object' || value === null) {
+    // A primitive meets the same subschemas whatever it holds: their sum is computed once per subschema.
+    const summed = plan.primitive === undefined ? primitiveCost(plan) : plan.primitive;
+    if (summed !== null) {
+      walk.work += primitiveWork(walk, summed, value);
+      return;
     }
-    const properties = plan.properties;
-    if (properties !== undefined) for (const [name, sub] of properties) if (Object.hasOwn(object, name)) push(object[name], sub, anchor);
-    // Which keys match a pattern is not decided here (that would run the patterns): every key is charged as one.
-    // The validator compiles each pattern per object and tests every key (about two visits each).
-    for (const [length, sub] of plan.patternProperties) {
-      work += length * tick;
-      for (const key of keys) {
-        work += (2 * visit + key.length) * tick;
-        push(object[key], sub, anchor);
-      }
-    }
-    if (plan.additionalProperties !== undefined) {
-      const named = plan.propertyNameSet;
-      for (const key of keys) if (!named.has(key)) push(object[key], plan.additionalProperties, anchor);
-    }
-    if (plan.unevaluatedProperties !== undefined) for (const key of keys) push(object[key], plan.unevaluatedProperties, anchor);
   }
+  walk.values.push(value);
+  walk.steps.push(plan);
+  walk.anchors.push(anchor);
+}
 
-  function visitArray(plan: Plan, array: readonly unknown[], anchor: Plan | null): void {
-    if (!plan.arrayWork) return;
-    const length = array.length;
-    let next = 0;
-    for (const tuple of [plan.prefixItems, plan.tupleItems]) {
-      const end = Math.min(tuple.length, length);
-      for (; next < end; next++) push(array[next], tuple[next] as Plan | null, anchor);
-    }
-    if (plan.hasItems) {
-      const rest = plan.tupleItems.length > 0 ? plan.additionalItems : plan.items;
-      if (rest !== undefined) for (let i = next; i < length; i++) push(array[i], rest, anchor);
-    }
-    if (plan.contains !== undefined) for (const item of array) push(item, plan.contains, anchor);
-    if (plan.unevaluatedItems !== undefined) for (let i = next; i < length; i++) push(array[i], plan.unevaluatedItems, anchor);
-    if (plan.uniqueItems) chargeUnique(array);
-  }
+function primitiveWork(walk: Walk, summed: PrimitiveCost, value: unknown): number {
+  let ticks = summed.visits * visit + summed.enums * tick;
+  if (typeof value === 'string') ticks += (summed.patterns * (value.length + visit) + summed.lengthChecks * value.length) * tick;
+  else if (typeof value === 'number') ticks += summed.multipleOfs * walk.perMultipleOf;
+  return ticks;
+}
 
-  function chargeUnique(array: readonly unknown[]): void {
-    let scan = scans.get(array);
-    if (scan === undefined) {
-      const found = findDuplicates(array);
-      work += found.cost * hashTicks;
-      // The validator compares row j against every k and stops at the first equal pair; comparing two
-      // structured items may walk both of them.
-      const n = array.length;
-      const rows = found.firstDuplicate === -1 ? n : found.firstDuplicate + 1;
-      const total = found.sizes.reduce((sum, size) => sum + size, 0);
-      let rowsCost = rows * n * tick;
-      if (total > 0)
-        for (let j = 0; j < rows; j++) if ((found.sizes[j] as number) > 0) rowsCost += (n * (found.sizes[j] as number) + total) * tick;
-      scan = { ...found, total, rowsCost };
-      scans.set(array, scan);
-    }
-    if (scan.firstDuplicate !== -1) hold = false;
-    pairwise += scan.rowsCost;
+function visitObject(walk: Walk, plan: Plan, object: Record<string, unknown>, anchor: Plan | null): void {
+  const keys = Object.keys(object);
+  walk.work += (keys.length + plan.objectFixed) * tick;
+  if (plan.propertyNames !== undefined) for (const key of keys) push(walk, key, plan.propertyNames, anchor);
+  for (const [name, sub] of plan.dependents) {
+    if (!Object.hasOwn(object, name)) continue;
+    if (typeof sub === 'number') walk.work += sub * tick;
+    else push(walk, object, sub, anchor);
   }
+  const properties = plan.properties;
+  if (properties !== undefined)
+    for (const [name, sub] of properties) if (Object.hasOwn(object, name)) push(walk, object[name], sub, anchor);
+  // Which keys match a pattern is not decided here (that would run the patterns): every key is charged as one.
+  // The validator compiles each pattern per object and tests every key (about two visits each).
+  for (const [length, sub] of plan.patternProperties) {
+    walk.work += length * tick;
+    for (const key of keys) {
+      walk.work += (2 * visit + key.length) * tick;
+      push(walk, object[key], sub, anchor);
+    }
+  }
+  if (plan.additionalProperties !== undefined) {
+    const named = plan.propertyNameSet;
+    for (const key of keys) if (!named.has(key)) push(walk, object[key], plan.additionalProperties, anchor);
+  }
+  if (plan.unevaluatedProperties !== undefined) for (const key of keys) push(walk, object[key], plan.unevaluatedProperties, anchor);
+}
+
+function visitArray(walk: Walk, plan: Plan, array: readonly unknown[], anchor: Plan | null): void {
+  if (!plan.arrayWork) return;
+  const length = array.length;
+  let next = 0;
+  for (const tuple of [plan.prefixItems, plan.tupleItems]) {
+    const end = Math.min(tuple.length, length);
+    for (; next < end; next++) push(walk, array[next], tuple[next] as Plan | null, anchor);
+  }
+  if (plan.hasItems) {
+    const rest = plan.tupleItems.length > 0 ? plan.additionalItems : plan.items;
+    if (rest !== undefined) for (let i = next; i < length; i++) push(walk, array[i], rest, anchor);
+  }
+  if (plan.contains !== undefined) for (const item of array) push(walk, item, plan.contains, anchor);
+  if (plan.unevaluatedItems !== undefined) for (let i = next; i < length; i++) push(walk, array[i], plan.unevaluatedItems, anchor);
+  if (plan.uniqueItems) chargeUnique(walk, array);
+}
+
+function chargeUnique(walk: Walk, array: readonly unknown[]): void {
+  walk.scans ??= new Map();
+  let scan = walk.scans.get(array);
+  if (scan === undefined) {
+    const found = findDuplicates(array);
+    walk.work += found.cost * hashTicks;
+    // The validator compares row j against every k and stops at the first equal pair; comparing two
+    // structured items may walk both of them.
+    const n = array.length;
+    const rows = found.firstDuplicate === -1 ? n : found.firstDuplicate + 1;
+    let total = 0;
+    for (const size of found.sizes) total += size;
+    let rowsCost = rows * n * tick;
+    if (total > 0)
+      for (let j = 0; j < rows; j++) if ((found.sizes[j] as number) > 0) rowsCost += (n * (found.sizes[j] as number) + total) * tick;
+    scan = { ...found, total, rowsCost };
+    walk.scans.set(array, scan);
+  }
+  if (scan.firstDuplicate !== -1) walk.hold = false;
+  walk.pairwise += scan.rowsCost;
 }

@@ -1,5 +1,5 @@
 import { type Remote, transfer, wrap } from 'comlink';
-import { type LaneReply, putRequest, startBatch, unpackReply } from '../protocol/lane.ts';
+import { expandAnswer, type LaneReply, putRequest, startBatch, unpackReply } from '../protocol/lane.ts';
 import type { WorkerApi, WorkerEngineOptions, WorkerRequest, WorkerResponse } from '../protocol/validator-service.ts';
 import { encodeRequest } from './encode-request.ts';
 import { toValidatorErrorCode, ValidatorError } from './validator-error.ts';
@@ -328,7 +328,7 @@ export function createWorkerClient(options: WorkerClientOptions): WorkerClient {
   const settle = (pending: Pending, response: WorkerResponse | undefined): void => {
     // (undefined: the worker answered a batch with the wrong number of responses)
     if (response === undefined) pending.reject(new ValidatorError('INTERNAL', 'the worker gave no answer'));
-    else if (response.ok) pending.resolve(response.value);
+    else if (response.ok) pending.resolve(expandAnswer(pending.request, response.value));
     else pending.reject(new ValidatorError(toValidatorErrorCode(response.code), response.message));
   };
 

@@ -65,13 +65,53 @@ export function getRequest(batch: LaneBatch, index: number): WorkerRequest {
   return request as unknown as WorkerRequest;
 }
 
-/** Packs a batch's responses into a reply. */
-export function packReply(firstSeq: number, responses: readonly WorkerResponse[]): LaneReply {
+/**
+ * A valid outcome (`{ valid: true }`, most answers) crosses as `true`: a structured clone costs about 20 times
+ * more for the object than for the boolean, on both sides. Only for the operations that always answer with an
+ * object (an outcome, or `{ fingerprint, outcome }` for `validate` by fingerprint), so `true` is never ambiguous:
+ * the host knows each request's operation and rebuilds the object (`expandAnswer`).
+ */
+function compactAnswer(batch: LaneBatch, index: number, value: unknown): unknown {
+  const at = 1 + index * requestSlots;
+  switch (batch[at] as WorkerOperation['op']) {
+    case 'validateArguments':
+    case 'validateStructured':
+    case 'validateElicitation':
+      return (value as { valid?: unknown }).valid === true ? true : value;
+    case 'validate':
+      // By fingerprint (a string schema, as sent): the fingerprint answered is the one the host sent.
+      if (typeof batch[at + 1] !== 'string' || ((batch[at + 3] as number) & 1) !== 0) return value;
+      return (value as { outcome: { valid?: unknown } }).outcome.valid === true ? true : value;
+    default:
+      return value;
+  }
+}
+
+/** The answer a request got, with a compacted valid outcome rebuilt (see `compactAnswer`). */
+export function expandAnswer(request: WorkerRequest, value: unknown): unknown {
+  if (value !== true) return value;
+  switch (request.op) {
+    case 'validateArguments':
+    case 'validateStructured':
+    case 'validateElicitation':
+      return { valid: true };
+    case 'validate':
+      return { fingerprint: request.schema, outcome: { valid: true } };
+    default:
+      return value;
+  }
+}
+
+/**
+ * Packs a batch's responses into a reply; given the batch they answer, valid outcomes travel compacted (the
+ * receiver then needs `expandAnswer`).
+ */
+export function packReply(firstSeq: number, responses: readonly WorkerResponse[], batch?: LaneBatch): LaneReply {
   const reply: LaneReply = [firstSeq, null];
   let failed: number[] | null = null;
   for (let i = 0; i < responses.length; i++) {
     const response = responses[i] as WorkerResponse;
-    if (response.ok) reply.push(response.value);
+    if (response.ok) reply.push(batch === undefined ? response.value : compactAnswer(batch, i, response.value));
     else {
       if (failed === null) failed = [];
       failed.push(i);

@@ -129,13 +129,13 @@ export function createWorkerApi(options: EngineOptions = {}, listen: ListenLane 
 
   const done = (job: Job, responses: WorkerResponse[]): void => {
     if (job.resolve !== undefined) job.resolve(responses);
-    else reply(job.firstSeq, responses);
+    else reply(job.firstSeq, responses, job.lane);
   };
 
-  const reply = (firstSeq: number, responses: WorkerResponse[]): void => {
+  const reply = (firstSeq: number, responses: WorkerResponse[], batch: LaneBatch): void => {
     const port = lane as LanePort;
     try {
-      port.postMessage(packReply(firstSeq, responses));
+      port.postMessage(packReply(firstSeq, responses, batch));
     } catch (error) {
       // An answer a structured clone cannot carry fails alone; the batch's others still arrive.
       const message = `the answer could not be sent: ${error instanceof Error ? error.message : String(error)}`;
@@ -144,6 +144,7 @@ export function createWorkerApi(options: EngineOptions = {}, listen: ListenLane 
         packReply(
           firstSeq,
           responses.map((response) => (cloneable(response) ? response : unsent)),
+          batch,
         ),
       );
     }
