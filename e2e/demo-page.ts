@@ -1,4 +1,5 @@
 // Shared steps of the e2e tests: open the demo page, pick a tool, read what the upstream server received.
+import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 import { upstreamOrigin } from './ports.ts';
 
@@ -44,7 +45,34 @@ export async function selectTool(page: Page, name: string) {
   return form;
 }
 
-/** Writes a screenshot for the docs. */
-export async function screenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `docs/images/${name}.png` });
+/**
+ * Runs axe-core on the page as it is now and fails on any serious or critical violation (each listed with the
+ * elements it found). Screenshots for the docs are not taken here: `npm run screenshots` writes them on purpose.
+ */
+export async function expectAccessible(page: Page, state: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  test
+    .info()
+    .annotations.push({ type: `axe: ${state}`, description: `${results.violations.length} violations, ${serious.length} serious` });
+  expect(serious, `axe-core, ${state}`).toEqual([]);
+}
+
+/** Whether the document scrolls sideways (wider than the viewport), and the widest element that makes it so. */
+export async function horizontalOverflow(page: Page): Promise<{ scrollWidth: number; clientWidth: number; widest: string }> {
+  return page.evaluate(() => {
+    const root = document.documentElement;
+    let widest = '';
+    let right = root.clientWidth;
+    for (const element of document.querySelectorAll<HTMLElement>('body *')) {
+      const box = element.getBoundingClientRect();
+      if (box.width > 0 && box.right > right + 0.5) {
+        right = box.right;
+        widest = `${element.tagName.toLowerCase()}${element.className ? `.${String(element.className).split(' ').join('.')}` : ''} (${Math.round(box.right)} px)`;
+      }
+    }
+    return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, widest };
+  });
 }

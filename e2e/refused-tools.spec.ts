@@ -1,4 +1,4 @@
-import { expect, openDemo, received, screenshot, test } from './demo-page.ts';
+import { expect, expectAccessible, openDemo, received, test } from './demo-page.ts';
 
 test('lists refused tools with their code and reason, and they cannot be called', async ({ page }) => {
   const before = (await received()).calls.length;
@@ -9,6 +9,9 @@ test('lists refused tools with their code and reason, and they cannot be called'
   await expect(remote.getByTestId('refusal-code')).toHaveText('remote_ref');
   await expect(remote.getByTestId('refusal-reason')).toContainText('https://schemas.example.com/profile.json');
   await expect(remote.getByTestId('refusal-reason')).toContainText('never fetched');
+  // The struck-through name says why on hover, and "refused" to a screen reader.
+  await expect(remote.getByTestId('refused-name')).toHaveAttribute('title', /^Refused \(remote_ref\): .*never fetched/);
+  await expect(remote.getByTestId('refused-name')).toContainText('(refused)');
 
   const bomb = page.getByTestId('tool-expand_everything');
   await expect(bomb).toHaveAttribute('data-verdict', 'refused');
@@ -28,7 +31,11 @@ test('lists refused tools with their code and reason, and they cannot be called'
   await expect(page.getByTestId('tool-legacy_lookup')).toHaveAttribute('data-verdict', 'warning');
   await expect(page.getByTestId('tool-legacy_lookup').getByTestId('tool-warnings')).toContainText('draft3_required');
   await expect(page.getByTestId('tools-count')).toHaveText('4 callable, 2 refused');
-  await screenshot(page, 'tools');
+  // The status line counts what the panel lists: the gateway's two refusals included.
+  await expect(page.getByTestId('verdict-summary')).toHaveText(
+    '6 tools: 4 callable, 2 refused · verdicts: 4 compiled here, 0 from cache, 2 from the gateway',
+  );
+  await expectAccessible(page, 'tools listed');
 
   const calls = (await received()).calls.slice(before);
   expect(calls.filter((call) => call.name === 'fetch_profile' || call.name === 'expand_everything')).toEqual([]);

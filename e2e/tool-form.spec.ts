@@ -1,4 +1,4 @@
-import { expect, openDemo, received, screenshot, selectTool, test } from './demo-page.ts';
+import { expect, expectAccessible, openDemo, received, selectTool, test } from './demo-page.ts';
 
 test('a wrong value shows the path-qualified error and keeps Call disabled; a right one calls the tool', async ({ page }) => {
   const before = (await received()).calls.length;
@@ -9,10 +9,18 @@ test('a wrong value shows the path-qualified error and keeps Call disabled; a ri
   // The form is generated from inputSchema: a text field, an enum as a select (default pre-selected), an integer.
   await expect(form.locator('select[data-testid="field-units"] option:checked')).toHaveText('metric');
 
-  // Empty city: minLength 1.
+  // Empty city breaks minLength 1, but nobody is told off before typing: no error, Call not ready.
   await expect(form).toHaveAttribute('data-validation', 'invalid');
-  await expect(form.getByTestId('error-city')).toHaveText(/^\$\.city: /);
+  await expect(form.getByTestId('validation-status')).toHaveText('Not ready to send yet.');
+  await expect(form.getByTestId('error-city')).toBeHidden();
+  await expect(form.getByTestId('field-city')).toHaveAttribute('aria-invalid', 'false');
   await expect(call).toBeDisabled();
+
+  // Sending (Enter in a field) shows every issue, focuses the first field that has one, and sends nothing.
+  await form.getByTestId('field-days').press('Enter');
+  await expect(form.getByTestId('error-city')).toHaveText(/^\$\.city: /);
+  await expect(form.getByTestId('field-city')).toBeFocused();
+  await expect(form.getByTestId('validation-status')).toHaveText('1 problem.');
 
   await form.getByTestId('field-city').fill('Oslo');
   await form.getByTestId('field-days').fill('12');
@@ -21,7 +29,7 @@ test('a wrong value shows the path-qualified error and keeps Call disabled; a ri
   await expect(form).toHaveAttribute('data-validation', 'invalid');
   await expect(call).toBeDisabled();
   await expect(form.getByTestId('field-days')).toHaveAttribute('aria-invalid', 'true');
-  await screenshot(page, 'form-error');
+  await expectAccessible(page, 'form with errors');
 
   await form.getByTestId('field-days').fill('4');
   await expect(form).toHaveAttribute('data-validation', 'valid');
@@ -34,9 +42,9 @@ test('a wrong value shows the path-qualified error and keeps Call disabled; a ri
     days.value = '3';
     days.dispatchEvent(new Event('input', { bubbles: true }));
     const button = element.querySelector<HTMLButtonElement>('[data-testid="call-button"]') as HTMLButtonElement;
-    return { state: (element as HTMLElement).dataset.validation, disabled: button.disabled };
+    return { state: (element as HTMLElement).dataset.validation, disabled: button.getAttribute('aria-disabled') };
   });
-  expect(pending).toEqual({ state: 'waiting', disabled: true });
+  expect(pending).toEqual({ state: 'waiting', disabled: 'true' });
   await expect(form).toHaveAttribute('data-validation', 'valid');
   await expect(call).toBeEnabled();
 
@@ -45,7 +53,7 @@ test('a wrong value shows the path-qualified error and keeps Call disabled; a ri
   await expect(result.getByTestId('content-text')).toHaveText('Oslo: 21°, clear');
   const structured = JSON.parse((await result.getByTestId('structured-content').textContent()) ?? 'null');
   expect(structured).toEqual({ city: 'Oslo', temperature: 21, conditions: 'clear' });
-  await screenshot(page, 'result');
+  await expectAccessible(page, 'result shown');
 
   // Only the valid arguments reached the upstream server.
   const calls = (await received()).calls.slice(before);

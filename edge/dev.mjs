@@ -55,6 +55,11 @@ const anyFreePort = () =>
       });
   });
 
+if (!(await isFree(port))) {
+  console.error(`cannot serve on ${host}:${port}: it is already in use; pick another with --port N`);
+  process.exit(1);
+}
+
 // Port + 1000 keeps the inspector predictable; never the default 9229, which another debugger may hold.
 const inspectorPort = port + 1000 <= 65535 && (await isFree(port + 1000)) ? port + 1000 : await anyFreePort();
 
@@ -109,7 +114,7 @@ for (let i = 0; i < 240 && !stopping && wrangler.exitCode === null; i++) {
     () => false,
   );
   if (up) {
-    console.log(`schemaval edge: ready on ${url}  (try: curl ${url}/healthz)`);
+    if (wrangler.exitCode === null) console.log(`schemaval edge: ready on ${url}  (try: curl ${url}/healthz)`);
     break;
   }
   await new Promise((resolve) => setTimeout(resolve, 250));

@@ -1,7 +1,9 @@
 // `npm start`: the demo upstream MCP server and the edge (wrangler dev, real workerd) with the page, on 127.0.0.1.
-// Prints the URL; Ctrl-C stops both. Options: --port N (edge, default 8787), --upstream-port N (default any free),
-// --allow URL (repeatable, or comma-separated): further MCP servers the page may connect to (ALLOWED_UPSTREAMS).
+// Prints the URL once our edge answers on that port (a port in use: exit 1); Ctrl-C stops both. Options: --port N
+// (edge, default 8787), --upstream-port N (default any free), --allow URL (repeatable, or comma-separated): further
+// MCP servers the page may connect to (ALLOWED_UPSTREAMS).
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { register } from 'tsx/esm/api';
@@ -19,6 +21,31 @@ const { values } = parseArgs({
 });
 const port = Number(values.port);
 const root = fileURLToPath(new URL('..', import.meta.url));
+const host = '127.0.0.1';
+
+// A port already in use is an error (exit 1) before anything starts, never a URL that points at someone else's server.
+/** Why nothing can listen on host:candidate right now, or undefined when it is free. */
+const busy = (candidate) =>
+  new Promise((resolve) => {
+    const server = createServer()
+      .once('error', (error) => resolve(error.code === 'EADDRINUSE' ? 'it is already in use' : error.message))
+      .listen(candidate, host, () => server.close(() => resolve(undefined)));
+  });
+for (const [flag, text] of [
+  ['--port', values.port],
+  ['--upstream-port', values['upstream-port']],
+]) {
+  const candidate = Number(text);
+  if (!Number.isInteger(candidate) || candidate < 0 || candidate > 65535 || (flag === '--port' && candidate === 0)) {
+    console.error(`${flag} wants a TCP port, got ${JSON.stringify(text)}`);
+    process.exit(2);
+  }
+  const why = candidate === 0 ? undefined : await busy(candidate);
+  if (why !== undefined) {
+    console.error(`cannot serve on ${host}:${candidate} (${flag}): ${why}; pick another with ${flag} N`);
+    process.exit(1);
+  }
+}
 
 await buildPage();
 const upstream = await startDemoServer(Number(values['upstream-port']));
@@ -53,14 +80,20 @@ wrangler.on('exit', (code) => {
   }
 });
 
-// Wait until the edge answers, then say where to go.
-const url = `http://127.0.0.1:${port}`;
-for (let i = 0; i < 360 && !stopping; i++) {
+// Wait until our wrangler answers on the port, then say where to go; if it exits or never answers, say that instead.
+const url = `http://${host}:${port}`;
+let ready = false;
+for (let i = 0; i < 360 && !stopping && wrangler.exitCode === null; i++) {
   try {
-    if ((await fetch(`${url}/healthz`)).ok) break;
+    ready = (await fetch(`${url}/healthz`)).ok;
   } catch {
     // not yet
   }
+  if (ready) break;
   await new Promise((resolve) => setTimeout(resolve, 250));
 }
-console.log(`\nschemaval demo: open ${url}/  (Ctrl-C to stop)\n`);
+if (ready && !stopping && wrangler.exitCode === null) console.log(`\nschemaval demo: open ${url}/  (Ctrl-C to stop)\n`);
+else if (!stopping && wrangler.exitCode === null) {
+  console.error(`the edge did not answer on ${url} within 90 s`);
+  void stop(1);
+}

@@ -21,10 +21,13 @@ export interface ElicitationDialogOptions {
 
 let dialogs = 0;
 
+const focusable = 'button, input, select, textarea, [tabindex]:not([tabindex="-1"])';
+
 /**
  * Asks the person: renders `requestedSchema` as a modal form (defaults pre-filled) and resolves with their
- * answer. Send is enabled only once the answer, completed with the defaults, validates; Decline and Cancel
- * (or Escape) always work. An aborted request closes the dialog as a cancel.
+ * answer. Send sends only once the answer, completed with the defaults, validates (otherwise it shows every issue);
+ * Decline and Cancel (or Escape) always work. Tab stays inside the dialog, and focus goes back to where it was
+ * when the dialog closes. An aborted request closes the dialog as a cancel.
  */
 export function askElicitation(
   request: ElicitationRequest,
@@ -35,7 +38,7 @@ export function askElicitation(
   const schema = request.requestedSchema;
   const defaults = elicitationDefaults(schema);
   const status = createValidationStatus();
-  const send = h('button', { type: 'submit', class: 'primary', 'data-testid': 'elicit-send', disabled: true }, 'Send');
+  const send = h('button', { type: 'submit', class: 'primary', 'data-testid': 'elicit-send', 'aria-disabled': 'true' }, 'Send');
   const decline = h('button', { type: 'button', 'data-testid': 'elicit-decline' }, 'Decline');
   const cancel = h('button', { type: 'button', 'data-testid': 'elicit-cancel' }, 'Cancel');
   const form = createSchemaForm(schema, { idPrefix: `elicit-${n}`, onInput: () => changed() });
@@ -56,14 +59,25 @@ export function askElicitation(
   );
 
   let state: LiveState = { kind: 'waiting' };
+  let sendWhenChecked = false;
+  let accept = (): void => undefined;
+  const render = (): void => {
+    formElement.dataset.validation = state.kind;
+    status.show(state, form.showIssues(state.kind === 'invalid' ? state.issues : []));
+    send.setAttribute('aria-disabled', String(state.kind !== 'valid'));
+  };
   const live = createLiveValidation(
     (content) => options.validate(schema, { ...defaults, ...(content as Record<string, unknown>) }),
     (next) => {
       state = next;
-      formElement.dataset.validation = next.kind;
-      status.show(next);
-      form.showIssues(next.kind === 'invalid' ? next.issues : []);
-      send.disabled = next.kind !== 'valid';
+      render();
+      if (next.kind === 'waiting' || next.kind === 'validating' || !sendWhenChecked) return;
+      sendWhenChecked = false;
+      if (next.kind === 'valid') accept();
+      else {
+        form.reveal();
+        render();
+      }
     },
   );
   const changed = (): void => {
@@ -71,25 +85,54 @@ export function askElicitation(
     live.update(value, issues);
   };
 
+  const opener = document.activeElement;
   return new Promise<ElicitResult>((resolve) => {
+    let settled = false;
     const finish = (result: ElicitResult): void => {
+      if (settled) return;
+      settled = true;
       live.dispose();
       signal?.removeEventListener('abort', aborted);
       if (dialog.open) dialog.close();
       dialog.remove();
+      if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
       resolve(result);
     };
     const aborted = (): void => finish({ action: 'cancel' });
+    accept = () => finish({ action: 'accept', content: form.read().value as ElicitResult['content'] });
     formElement.addEventListener('submit', (event) => {
       event.preventDefault();
-      if (state.kind !== 'valid') return;
-      finish({ action: 'accept', content: form.read().value as ElicitResult['content'] });
+      if (state.kind === 'valid') accept();
+      else if (state.kind === 'waiting' || state.kind === 'validating') sendWhenChecked = true;
+      else {
+        form.reveal();
+        render();
+      }
     });
     decline.addEventListener('click', () => finish({ action: 'decline' }));
     cancel.addEventListener('click', () => finish({ action: 'cancel' }));
     dialog.addEventListener('cancel', (event) => {
       event.preventDefault();
       finish({ action: 'cancel' });
+    });
+    // Closed some other way (a second Escape the browser does not let us intercept): still an answer.
+    dialog.addEventListener('close', () => finish({ action: 'cancel' }));
+    // Keep Tab inside the dialog: from the last control to the first and back.
+    dialog.addEventListener('keydown', (event) => {
+      if (event.key !== 'Tab') return;
+      const controls = [...dialog.querySelectorAll<HTMLElement>(focusable)].filter(
+        (control) => !(control as HTMLButtonElement).disabled && control.getClientRects().length > 0,
+      );
+      const first = controls[0];
+      const last = controls[controls.length - 1];
+      if (first === undefined || last === undefined) return;
+      if (event.shiftKey && (document.activeElement === first || !dialog.contains(document.activeElement))) {
+        event.preventDefault();
+        last.focus();
+      } else if (!event.shiftKey && document.activeElement === last) {
+        event.preventDefault();
+        first.focus();
+      }
     });
     signal?.addEventListener('abort', aborted);
     (options.parent ?? document.body).append(dialog);

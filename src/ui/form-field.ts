@@ -15,6 +15,10 @@ export interface FormField {
   read(): FieldValue;
   /** Shows issue lines under the control (none: clears them). */
   showMessages(lines: readonly string[]): void;
+  /** Whether the person has changed this field (its issues are shown from then on). */
+  readonly edited: boolean;
+  /** Moves keyboard focus to the field's (first) control. */
+  focus(): void;
 }
 
 export interface FormFieldOptions {
@@ -189,11 +193,21 @@ export function createFormField(name: string, propertySchema: unknown, options: 
   element.append(error);
   element.dataset.field = name;
   // `input` only: a `change` on blur would re-validate (and disable a button) in the middle of a click.
-  for (const control of controls) control.addEventListener('input', options.onInput);
+  let edited = false;
+  for (const control of controls) {
+    control.addEventListener('input', () => {
+      edited = true;
+      options.onInput();
+    });
+  }
 
   return {
     name,
     element,
+    get edited() {
+      return edited;
+    },
+    focus: () => controls[0]?.focus(),
     read: () => read(),
     showMessages(lines) {
       error.hidden = lines.length === 0;

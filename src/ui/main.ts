@@ -3,7 +3,8 @@
 // and lets a person list, fill in and call tools and answer elicitations.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { createValidator, type SchemaValidationWarning, spawnBrowserWorker, toolRefusal } from '../host/browser.ts';
+import { createIdbVerdictCache, createValidator, type SchemaValidationWarning, spawnBrowserWorker, toolRefusal } from '../host/browser.ts';
+import type { RefusalCode } from '../protocol/refusal.ts';
 import type { ToolVerdict } from '../protocol/tool.ts';
 import { connect, describeConnectError } from './connect.ts';
 import { createCounterButton } from './counter-button.ts';
@@ -22,7 +23,15 @@ const mount = (id: string): HTMLElement => document.getElementById(id) ?? docume
 const status = createStatusBar();
 const transcript = createTranscript();
 const workspace = mount('workspace');
-const validator = createValidator({ spawn: spawnBrowserWorker(new URL('./worker.js', import.meta.url)) });
+// `?budget=N`: this page's validation time budget in ms (default 250). The e2e tests pass a tiny one to make a tool
+// too_slow on purpose (docs/ui.md); nothing else reads it.
+const budget = Number(new URLSearchParams(location.search).get('budget'));
+const validator = createValidator({
+  spawn: spawnBrowserWorker(new URL('./worker.js', import.meta.url)),
+  ...(budget > 0 ? { timeBudgetMs: budget } : {}),
+});
+/** The adapter's verdict store (same IndexedDB store), to remember a tool found too slow after it was listed. */
+const verdictStore = createIdbVerdictCache();
 const tools = new Map<string, Tool>();
 const verdicts = new Map<string, ToolVerdict>();
 const watchers = new Set<(warning: SchemaValidationWarning) => void>();
@@ -37,10 +46,21 @@ const panel = createToolsPanel((name) => {
     tool,
     validate: (args) => validator.validate(tool.inputSchema, args),
     call: (args) => callTool(tool, args),
-    onRefused: (code, message) => panel.refuse(tool.name, code, message),
+    onRefused: (code, message) => {
+      if (panel.refuse(tool.name, code, message)) void rememberRefusal(tool.name, code as RefusalCode, message);
+    },
   });
   workspace.replaceChildren(view.element);
-});
+}, status.setTools);
+
+/** A tool refused after it was listed (its validations kept overrunning the budget) stays refused after a reload. */
+async function rememberRefusal(name: string, code: RefusalCode, message: string): Promise<void> {
+  const verdict = verdicts.get(name);
+  if (verdict === undefined) return;
+  verdicts.set(name, { ...verdict, verdict: 'refused', input: { ok: false, code, message } });
+  const saved = await verdictStore.refuse(verdict.fingerprint, 'input', { code, message });
+  document.body.dataset.refusalsSaved = String(Number(document.body.dataset.refusalsSaved ?? 0) + saved);
+}
 
 mount('status').append(status.element);
 mount('probe').append(createCounterButton());

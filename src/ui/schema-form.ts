@@ -8,8 +8,13 @@ export interface SchemaForm {
   readonly element: HTMLElement;
   /** The instance the form describes, and issues found before any validation (text that is not JSON yet). */
   read(): { readonly value: unknown; readonly issues: readonly Issue[] };
-  /** Puts each issue under the field it is about; the rest in a list under the form. */
-  showIssues(issues: readonly Issue[]): void;
+  /**
+   * Puts each issue under the field it is about, the rest in a list under the form; returns how many are shown.
+   * Until `reveal()`, only issues of fields the person has edited are shown (nobody is told off before typing).
+   */
+  showIssues(issues: readonly Issue[]): number;
+  /** Shows every issue from now on (an attempt to send) and moves focus to the first field that has one. */
+  reveal(): void;
 }
 
 export interface SchemaFormOptions {
@@ -50,7 +55,7 @@ export function createSchemaForm(schema: unknown, options: SchemaFormOptions): S
     fields.push({ field, path: '$' });
   }
 
-  const formIssues = h('ul', { class: 'form-issues', 'data-testid': 'form-issues', hidden: true });
+  const formIssues = h('ul', { class: 'form-issues', 'data-testid': 'form-issues', tabindex: '-1', hidden: true });
   const element = h(
     'div',
     { class: 'schema-form' },
@@ -69,6 +74,30 @@ export function createSchemaForm(schema: unknown, options: SchemaFormOptions): S
     return undefined;
   };
 
+  let current: readonly Issue[] = [];
+  let revealed = false;
+  const render = (): number => {
+    const byField = new Map<FormField, string[]>();
+    const rest: string[] = [];
+    for (const issue of current) {
+      const line = `${issue.path}: ${issue.message}`;
+      const field = fieldOf(issue);
+      if (field === undefined) rest.push(line);
+      else byField.set(field, [...(byField.get(field) ?? []), line]);
+    }
+    const anyEdited = fields.some(({ field }) => field.edited);
+    let shown = 0;
+    for (const { field } of fields) {
+      const lines = revealed || field.edited ? (byField.get(field) ?? []) : [];
+      field.showMessages(lines);
+      shown += lines.length;
+    }
+    const restShown = revealed || anyEdited ? rest : [];
+    formIssues.replaceChildren(...restShown.map((line) => h('li', {}, line)));
+    formIssues.hidden = restShown.length === 0;
+    return shown + restShown.length;
+  };
+
   return {
     element,
     read() {
@@ -85,17 +114,15 @@ export function createSchemaForm(schema: unknown, options: SchemaFormOptions): S
       return { value: whole ? {} : value, issues };
     },
     showIssues(issues) {
-      const byField = new Map<FormField, string[]>();
-      const rest: string[] = [];
-      for (const issue of issues) {
-        const line = `${issue.path}: ${issue.message}`;
-        const field = fieldOf(issue);
-        if (field === undefined) rest.push(line);
-        else byField.set(field, [...(byField.get(field) ?? []), line]);
-      }
-      for (const { field } of fields) field.showMessages(byField.get(field) ?? []);
-      formIssues.replaceChildren(...rest.map((line) => h('li', {}, line)));
-      formIssues.hidden = rest.length === 0;
+      current = issues;
+      return render();
+    },
+    reveal() {
+      revealed = true;
+      render();
+      const first = fields.find(({ field }) => field.element.querySelector('[aria-invalid="true"]') !== null);
+      if (first !== undefined) first.field.focus();
+      else if (!formIssues.hidden) formIssues.focus();
     },
   };
 }

@@ -22,14 +22,17 @@ export interface ToolView {
 
 /**
  * The selected tool: a form generated from its `inputSchema`, validated live in the worker, and a Call button
- * that is enabled only while the current arguments are known to be valid.
+ * that calls only while the current arguments are known to be valid. The button stays focusable
+ * (`aria-disabled`, not `disabled`): sending an invalid form shows every issue and focuses the first field; sending
+ * while a value is still being checked calls once it turns out valid.
  */
 export function createToolView(options: ToolViewOptions): ToolView {
   const { tool } = options;
   const status = createValidationStatus();
-  const callButton = h('button', { type: 'submit', 'data-testid': 'call-button', disabled: true }, `Call ${tool.name}`);
+  const callButton = h('button', { type: 'submit', 'data-testid': 'call-button', 'aria-disabled': 'true' }, `Call ${tool.name}`);
   let state: LiveState = { kind: 'waiting' };
   let calling = false;
+  let sendWhenChecked = false;
 
   const form = createSchemaForm(tool.inputSchema, { idPrefix: `tool-${tool.name}`, onInput: () => changed() });
   const headingId = `tool-heading-${tool.name}`;
@@ -50,14 +53,35 @@ export function createToolView(options: ToolViewOptions): ToolView {
 
   const render = (): void => {
     formElement.dataset.validation = state.kind;
-    status.show(state);
-    form.showIssues(state.kind === 'invalid' ? state.issues : []);
-    callButton.disabled = calling || state.kind !== 'valid';
+    const shown = form.showIssues(state.kind === 'invalid' ? state.issues : []);
+    status.show(state, shown);
+    callButton.setAttribute('aria-disabled', String(calling || state.kind !== 'valid'));
+  };
+
+  const send = (): void => {
+    calling = true;
+    callButton.textContent = 'Calling…';
+    render();
+    void options.call(form.read().value).finally(() => {
+      calling = false;
+      callButton.textContent = `Call ${tool.name}`;
+      render();
+    });
   };
 
   const live = createLiveValidation(options.validate, (next) => {
     state = next;
     if (next.kind === 'refused') options.onRefused?.(next.code, next.message);
+    const settled = next.kind !== 'waiting' && next.kind !== 'validating';
+    if (settled && sendWhenChecked) {
+      sendWhenChecked = false;
+      if (next.kind === 'valid' && !calling) {
+        send();
+        return;
+      }
+      render();
+      form.reveal();
+    }
     render();
   });
   const changed = (): void => {
@@ -67,15 +91,13 @@ export function createToolView(options: ToolViewOptions): ToolView {
 
   formElement.addEventListener('submit', (event) => {
     event.preventDefault();
-    if (calling || state.kind !== 'valid') return;
-    calling = true;
-    callButton.textContent = 'Calling…';
-    render();
-    void options.call(form.read().value).finally(() => {
-      calling = false;
-      callButton.textContent = `Call ${tool.name}`;
+    if (calling) return;
+    if (state.kind === 'valid') send();
+    else if (state.kind === 'waiting' || state.kind === 'validating') sendWhenChecked = true;
+    else {
+      form.reveal();
       render();
-    });
+    }
   });
 
   render();

@@ -11,15 +11,25 @@ export type ToolEntry =
     }
   | { readonly verdict: 'refused'; readonly name: string; readonly title?: string; readonly code: string; readonly message: string };
 
+/** What the panel lists: every tool, how many can be called and how many are refused. */
+export interface ToolCounts {
+  readonly listed: number;
+  readonly callable: number;
+  readonly refused: number;
+}
+
 export interface ToolsPanel {
   readonly element: HTMLElement;
   show(entries: readonly ToolEntry[]): void;
-  /** Turns a listed tool into a refused one (a validation that ran out of time). */
-  refuse(name: string, code: string, message: string): void;
+  /** Turns a listed, accepted tool into a refused one (a validation that ran out of time); false if it was not. */
+  refuse(name: string, code: string, message: string): boolean;
 }
 
-/** The tool list with each tool's verdict. Only accepted tools have a button; refused ones say why instead. */
-export function createToolsPanel(onSelect: (name: string) => void): ToolsPanel {
+/**
+ * The tool list with each tool's verdict. Only accepted tools have a button; refused ones say why instead (and in
+ * their name's tooltip). `onChange` hears the counts whenever the list changes, so a status line can match it.
+ */
+export function createToolsPanel(onSelect: (name: string) => void, onChange?: (counts: ToolCounts) => void): ToolsPanel {
   const count = h('p', { class: 'muted', 'data-testid': 'tools-count' }, 'Connecting…');
   const list = h('ul', { class: 'tools', 'data-testid': 'tools' });
   const element = h(
@@ -35,10 +45,17 @@ export function createToolsPanel(onSelect: (name: string) => void): ToolsPanel {
   const item = (entry: ToolEntry): HTMLElement => {
     const label = entry.title ? [entry.title, ' ', h('code', {}, entry.name)] : [h('code', {}, entry.name)];
     if (entry.verdict === 'refused') {
+      const why = `Refused (${entry.code}): ${entry.message}`;
       return h(
         'li',
         { class: 'tool refused', 'data-testid': `tool-${entry.name}`, 'data-verdict': 'refused', 'aria-disabled': 'true' },
-        h('span', { class: 'tool-name' }, ...label),
+        // The strike-through is decoration; the tooltip and the hidden word say it for pointer and screen reader users.
+        h(
+          'span',
+          { class: 'tool-name', title: why, 'data-testid': 'refused-name' },
+          ...label,
+          h('span', { class: 'visually-hidden' }, ' (refused)'),
+        ),
         h('span', { class: 'badge', 'data-testid': 'refusal-code' }, entry.code),
         h('p', { class: 'reason', 'data-testid': 'refusal-reason' }, entry.message),
         h('p', { class: 'muted' }, 'Refused by schema policy: not callable.'),
@@ -67,6 +84,7 @@ export function createToolsPanel(onSelect: (name: string) => void): ToolsPanel {
     const refused = entries.filter((e) => e.verdict === 'refused').length;
     count.textContent = `${entries.length - refused} callable, ${refused} refused`;
     list.replaceChildren(...entries.map(item));
+    onChange?.({ listed: entries.length, callable: entries.length - refused, refused });
   };
 
   return {
@@ -76,10 +94,12 @@ export function createToolsPanel(onSelect: (name: string) => void): ToolsPanel {
       render();
     },
     refuse(name, code, message) {
+      if (!entries.some((e) => e.name === name && e.verdict === 'accepted')) return false;
       entries = entries.map((e) =>
         e.name === name ? { verdict: 'refused', name, ...(e.title ? { title: e.title } : {}), code, message } : e,
       );
       render();
+      return true;
     },
   };
 }

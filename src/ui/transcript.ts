@@ -10,7 +10,14 @@ export interface Transcript {
 }
 
 export function createTranscript(): Transcript {
-  const list = h('ol', { class: 'transcript', 'data-testid': 'transcript', 'aria-live': 'polite' });
+  // It scrolls once long, so it takes focus (keyboard users scroll it with the arrow keys) and has a name.
+  const list = h('ol', {
+    class: 'transcript',
+    'data-testid': 'transcript',
+    'aria-live': 'polite',
+    'aria-labelledby': 'conversation-heading',
+    tabindex: '0',
+  });
   const empty = h('p', { class: 'muted' }, 'Pick a tool, fill in its form and call it; what happens shows up here.');
   const element = h(
     'section',

@@ -1,0 +1,33 @@
+import { expect, expectAccessible, horizontalOverflow, openDemo, selectTool, test } from './demo-page.ts';
+
+// A long unbroken argument used to widen the page (the transcript scrolled sideways and cut "SERVER" to "RVER").
+const long = 'a'.repeat(400);
+
+for (const width of [320, 360, 420]) {
+  test(`at ${width} px nothing scrolls sideways, long lines included`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 800 });
+    await openDemo(page);
+    expect(await horizontalOverflow(page)).toEqual({ scrollWidth: width, clientWidth: width, widest: '' });
+
+    const form = await selectTool(page, 'match_pattern');
+    await form.getByTestId('field-text').fill(long);
+    await expect(form).toHaveAttribute('data-validation', 'valid');
+    await form.getByTestId('call-button').click();
+    const result = page.getByTestId('result').last();
+    await expect(result.getByTestId('content-text')).toContainText('match_pattern ran with');
+
+    expect(await horizontalOverflow(page)).toEqual({ scrollWidth: width, clientWidth: width, widest: '' });
+    // The header spans the page, and the speaker labels are whole and inside their messages.
+    const header = await page.locator('header.top').boundingBox();
+    expect(header?.width).toBe(width);
+    const transcript = page.getByTestId('transcript');
+    expect(await transcript.evaluate((list) => list.scrollWidth - list.clientWidth)).toBe(0);
+    const speaker = result.locator('.speaker');
+    await expect(speaker).toHaveText('server');
+    const [speakerBox, resultBox] = [await speaker.boundingBox(), await result.boundingBox()];
+    expect(speakerBox && resultBox && speakerBox.x >= resultBox.x && speakerBox.x + speakerBox.width <= resultBox.x + resultBox.width).toBe(
+      true,
+    );
+    await expectAccessible(page, `narrow viewport (${width} px)`);
+  });
+}

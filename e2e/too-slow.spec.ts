@@ -1,0 +1,44 @@
+import { expect, selectTool, test } from './demo-page.ts';
+
+// `?budget=1` gives this page's validator a 1 ms budget (docs/ui.md). Work is bounded, so only an honest overrun
+// can make a tool too_slow: a 200,000-character value against match_pattern's pattern takes longer than 1 ms.
+// After three timeouts in a row the validator refuses the schema (docs/isolation.md); the page must remember it.
+const big = (i: number): string => `${'a'.repeat(200_000)}${i}!`;
+
+test('a tool that becomes too_slow is refused in the panel and the status line, and stays refused after a reload', async ({ page }) => {
+  await page.goto('/?budget=1');
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  const summary = page.getByTestId('verdict-summary');
+  await expect(summary).toHaveText('6 tools: 4 callable, 2 refused · verdicts: 4 compiled here, 0 from cache, 2 from the gateway');
+
+  const form = await selectTool(page, 'match_pattern');
+  const status = form.getByTestId('validation-status');
+  const timeouts: string[] = [];
+  for (let i = 0; i < 8; i++) {
+    await form.getByTestId('field-text').fill(big(i));
+    await expect(status).toHaveAttribute('data-state', /^(failed|refused|invalid|valid)$/, { timeout: 20_000 });
+    const state = await status.getAttribute('data-state');
+    timeouts.push(state ?? '');
+    if (state === 'refused') break;
+  }
+  test.info().annotations.push({ type: 'states until refused', description: timeouts.join(', ') });
+  await expect(status).toHaveAttribute('data-code', 'too_slow');
+  await expect(form.getByTestId('call-button')).toBeDisabled();
+
+  const tool = page.getByTestId('tool-match_pattern');
+  await expect(tool).toHaveAttribute('data-verdict', 'refused');
+  await expect(tool.getByTestId('refusal-code')).toHaveText('too_slow');
+  await expect(page.getByTestId('tools-count')).toHaveText('3 callable, 3 refused');
+  await expect(summary).toHaveText('6 tools: 3 callable, 3 refused · verdicts: 4 compiled here, 0 from cache, 2 from the gateway');
+  await expect(page.locator('body')).toHaveAttribute('data-refusals-saved', '1');
+
+  // After a reload the verdict comes from IndexedDB: still refused, nothing compiled, no validation needed.
+  await page.reload();
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  const again = page.getByTestId('tool-match_pattern');
+  await expect(again).toHaveAttribute('data-verdict', 'refused');
+  await expect(again.getByTestId('refusal-code')).toHaveText('too_slow');
+  await expect(again.getByTestId('refusal-reason')).toContainText('ran past the 1 ms budget');
+  await expect(again.getByRole('button')).toHaveCount(0);
+  await expect(summary).toHaveText('6 tools: 3 callable, 3 refused · verdicts: 0 compiled here, 4 from cache, 2 from the gateway');
+});
