@@ -100,7 +100,7 @@ export function summaryLines(results: readonly ValidationResult[], target: numbe
       const value = pairedRatio(get(byKind[kind], 'schemaval'), get(byKind[kind], 'cfworker'));
       const verdict = kind === 'invalid' ? '' : value <= target ? '  PASS' : '  FAIL';
       lines.push(
-        `${`${kind} ${fixture.name}:`.padEnd(15)} schemaval/cfworker = ${formatRatio(value).padStart(6)}${verdict.padEnd(6)}` +
+        `${`${kind} ${fixture.name}:`.padEnd(22)} schemaval/cfworker = ${formatRatio(value).padStart(6)}${verdict.padEnd(6)}` +
           `  [validateArguments ${ratio('tool')}, engine.validate ${ratio('engine')}; ` +
           `schemaval/cfworker shortCircuit=false ${ratio('schemaval', 'cfworker-full')}, schemaval/ajv ${ratio('schemaval', 'ajv')}]`,
       );
