@@ -1,6 +1,12 @@
 // Caches (docs/architecture.md#fingerprints-and-caches): compiled schemas and refusals by fingerprint + adapter + policy, LRU-bounded.
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { buildCorpus, largeToolSchema } from '../bench/corpus.ts';
+import { fixtures } from '../bench/fixtures.ts';
+import { compiledWeight } from '../src/engine/compiled-weight.ts';
 import { createEngine, createLruCache, fingerprint, policyHash, resolvePolicy } from '../src/engine/index.ts';
 
 const remote = { type: 'object', properties: { a: { $ref: 'https://example.com/a.json' } } };
@@ -161,6 +167,23 @@ describe('createLruCache', () => {
     assert.equal(cache.size, 2);
   });
 
+  it('reports each entry it drops, evicted or replaced, and weighs by key and value', () => {
+    const dropped: string[] = [];
+    const cache = createLruCache<string, number>(
+      10,
+      { maxWeight: 10, weigh: (value, key) => value + key.length },
+      { onDrop: (key, value) => dropped.push(`${key}=${value}`) },
+    );
+    cache.set('a', 3);
+    cache.set('bb', 2);
+    cache.set('a', 1);
+    assert.deepEqual(dropped, ['a=3']);
+    assert.equal(cache.weight, 6);
+    cache.set('ccc', 4);
+    assert.deepEqual(dropped, ['a=3', 'bb=2']);
+    assert.equal(cache.weight, 9);
+  });
+
   it('refreshes a key that is set again', () => {
     const cache = createLruCache<string, number>(2);
     cache.set('a', 1);
@@ -173,16 +196,133 @@ describe('createLruCache', () => {
 });
 
 describe('memory bound of the compiled-schema cache', () => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+
   it('evicts by estimated size as well as by count, keeping the newest', async () => {
-    const engine = createEngine({ maxCacheBytes: 40_000 });
+    // Each schema weighs about 7.2 KB (src/engine/compiled-weight.ts): two fit in 15,000 bytes, three do not.
+    const engine = createEngine({ maxCacheBytes: 15_000 });
     const schema = (i: number) => ({ description: 'x'.repeat(2_000), properties: { [`p${i}`]: { type: 'string' } } });
     for (let i = 0; i < 5; i++) await engine.compile(schema(i));
-    const { cachedSchemas } = engine.stats();
-    assert.ok(cachedSchemas >= 1 && cachedSchemas <= 2, `${cachedSchemas} cached`);
+    assert.equal(engine.stats().cachedSchemas, 2);
     const before = engine.stats().compiles;
     await engine.compile(schema(4));
     assert.equal(engine.stats().compiles, before, 'the newest stayed cached');
     await engine.compile(schema(0));
     assert.equal(engine.stats().compiles, before + 1, 'the oldest was evicted');
   });
+
+  it('keeps 4,096 typical tools compiled under the default cap', async () => {
+    const tools = typicalTools(4096);
+    const engine = createEngine();
+    const verdicts = await engine.compileTools(tools);
+    assert.equal(new Set(verdicts.map((v) => v.fingerprint)).size, 4096);
+    assert.equal(engine.stats().cachedTools, 4096);
+    const compiles = engine.stats().compiles;
+    for (const verdict of verdicts) assert.doesNotThrow(() => engine.validateArguments(verdict.fingerprint, {}), verdict.name);
+    await engine.compileTools(tools);
+    assert.equal(engine.stats().compiles, compiles, 'nothing was evicted and compiled again');
+  });
+
+  it('estimates the heap a compiled schema retains within 0.75-1.5 of it, from a small tool to the MCP schema', async () => {
+    const mcp = readFileSync(new URL('./fixtures/mcp-spec/schema-2025-11-25.json', import.meta.url), 'utf8');
+    const small = JSON.stringify(fixtures[0]?.schema ?? {});
+    const medium = JSON.stringify(fixtures[1]?.schema ?? {});
+    const long = JSON.stringify({ ...fixtures[0]?.schema, description: 'Lorem ipsum dolor sit amet. '.repeat(300) });
+    const variant = (text: string) => (i: number) => ({ ...JSON.parse(text), $comment: `copy ${i}` });
+    const shapes: [string, (i: number) => unknown, number][] = [
+      ['small fixture', variant(small), 300],
+      ['medium fixture', variant(medium), 60],
+      ['long descriptions', variant(long), 100],
+      ['the MCP 2025-11-25 schema', variant(mcp), 12],
+    ];
+    for (const [label, make, copies] of shapes) {
+      const engine = createEngine({ cacheSize: copies + 1, maxCacheBytes: Number.MAX_SAFE_INTEGER });
+      await engine.compile(make(-1));
+      gc();
+      const before = process.memoryUsage().heapUsed;
+      let estimate = 0;
+      // Each copy is parsed inside the measurement and dropped, as a tools/list answer is: what the engine keeps counts.
+      for (let i = 0; i < copies; i++) estimate += compiledWeight((await engine.compile(JSON.parse(JSON.stringify(make(i))))).result);
+      gc();
+      const ratio = estimate / (process.memoryUsage().heapUsed - before);
+      assert.ok(ratio > 0.75 && ratio < 1.5, `${label}: estimate ${ratio.toFixed(2)} of the retained heap`);
+    }
+  });
+
+  it('holds the heap of cached 250 KB schemas within the cap, so the default leaves half a 128 MB isolate free', async () => {
+    const cap = 8 * 1024 * 1024;
+    // Definitions and descriptions (the real-world large schema grown), or one enum of 30,000 strings.
+    const kinds: ((i: number) => unknown)[] = [
+      (i) => largeToolSchema(250, i),
+      (i) => ({ type: 'string', enum: Array.from({ length: 30_000 }, (_, n) => `${i}:${n.toString(36)}`) }),
+    ];
+    for (const make of kinds) {
+      await createEngine().compile(make(-1)); // first-use allocations outside the measurement
+      gc();
+      const before = process.memoryUsage().heapUsed;
+      const engine = createEngine({ maxCacheBytes: cap });
+      for (let i = 0; i < 10; i++) assert.ok((await engine.compile(JSON.parse(JSON.stringify(make(i))))).result.ok);
+      gc();
+      const held = process.memoryUsage().heapUsed - before;
+      // Ten retain 6-20 MB when all are kept (bench/cache-cost.ts --heap).
+      assert.ok(engine.stats().cachedSchemas < 10, `${engine.stats().cachedSchemas} cached`);
+      assert.ok(held <= cap * 1.1, `${(held / 2 ** 20).toFixed(1)} MiB held under an ${cap / 2 ** 20} MiB cap`);
+    }
+  });
+
+  it('forgets the fingerprint of an evicted tool, and compiles it again when it is listed again', async () => {
+    const engine = createEngine({ cacheSize: 1 });
+    const [a] = await engine.compileTools([{ name: 'a', inputSchema: { type: 'object', required: ['x'] } }]);
+    const [b] = await engine.compileTools([{ name: 'b', inputSchema: { type: 'object' } }]);
+    assert.throws(
+      () => engine.validateArguments(a?.fingerprint ?? '', {}),
+      (error: unknown) => (error as { code?: unknown }).code === 'UNKNOWN_FINGERPRINT',
+    );
+    assert.deepEqual(engine.validateArguments(b?.fingerprint ?? '', {}), { valid: true });
+    const [again] = await engine.compileTools([{ name: 'a', inputSchema: { required: ['x'], type: 'object' } }]);
+    assert.equal(again?.fingerprint, a?.fingerprint);
+    assert.equal(engine.validateArguments(a?.fingerprint ?? '', {}).valid, false);
+  });
+
+  it('answers a known tool from the tool cache: the same verdict, no compile, one hit per schema', async () => {
+    const engine = createEngine();
+    const tool = { name: 't', inputSchema: { type: 'object' }, outputSchema: { type: 'object', required: ['r'] } };
+    const [first] = await engine.compileTools([tool]);
+    const { compiles, cacheHits } = engine.stats();
+    const [again] = await engine.compileTools([structuredClone({ ...tool, description: 'changed' })]);
+    assert.deepEqual(again, first);
+    assert.equal(engine.stats().compiles, compiles);
+    assert.equal(engine.stats().cacheHits, cacheHits + 2);
+  });
 });
+
+/**
+ * Tools as public servers publish them: the bench corpus (flat, nested, pydantic, shared and output schemas, eight
+ * 52-230 KB giants), its descriptions as long as real ones (the MCP schemas' own: 110-130 bytes of JSON per subschema), the bench fixtures, test/fixtures/real-world and the MCP specification's own schemas.
+ */
+function typicalTools(count: number): { name: string; inputSchema: unknown; outputSchema?: unknown }[] {
+  const realWorld = new URL('./fixtures/real-world/', import.meta.url);
+  const extra = [
+    ...readdirSync(realWorld)
+      .filter((file) => file.endsWith('.json'))
+      .map((file) => JSON.parse(readFileSync(new URL(file, realWorld), 'utf8')) as { name: string; inputSchema: unknown }),
+    ...fixtures.map((fixture) => ({ name: `fixture_${fixture.name}`, inputSchema: fixture.schema })),
+    ...['2025-11-25', '2026-07-28'].map((revision) => ({
+      name: `mcp_${revision}`,
+      inputSchema: JSON.parse(readFileSync(new URL(`./fixtures/mcp-spec/schema-${revision}.json`, import.meta.url), 'utf8')),
+    })),
+  ];
+  const lengthen = (schema: unknown): unknown =>
+    JSON.parse(JSON.stringify(schema), (key, value) =>
+      key === 'description' && typeof value === 'string'
+        ? `${value} Leave it out to use the server's default; see its documentation.`
+        : value,
+    );
+  const corpus = buildCorpus(count - extra.length).map((tool) => ({
+    ...tool,
+    inputSchema: lengthen(tool.inputSchema),
+    ...(tool.outputSchema === undefined ? {} : { outputSchema: lengthen(tool.outputSchema) }),
+  }));
+  return JSON.parse(JSON.stringify([...corpus, ...extra])); // as a tools/list answer arrives: parsed text
+}

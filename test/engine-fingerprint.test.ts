@@ -2,7 +2,11 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { fingerprint, toolFingerprint } from '../src/engine/index.ts';
+import canonicalize from 'canonicalize';
+import fc from 'fast-check';
+import { isLosslessNumber, LosslessNumber } from 'lossless-json';
+import { exactKey, exactOfDouble, formatExact, parseExactDecimal } from '../src/engine/exact-decimal.ts';
+import { canonicalJson, createEngine, fingerprint, toolFingerprint } from '../src/engine/index.ts';
 import { lossless } from './fixtures/engine/helpers.ts';
 
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -126,5 +130,151 @@ describe('fingerprints of numbers past 2^53', () => {
     const rounded = await fingerprint({ maximum: 9007199254740994 });
     assert.notEqual(decimal, rounded);
     assert.equal(await fingerprint(lossless('{"maximum": 9007199254740994}')), rounded);
+  });
+});
+
+/**
+ * The definition as it was first written (a copy with placeholders for exact numbers, the `canonicalize` package,
+ * then a hash), kept as the reference the one-pass writer must agree with.
+ */
+function referenceCanonicalJson(value: unknown): string {
+  const nonce = 'f00dfeedbeefcafe0123abcd';
+  let placeholders = 0;
+  const exact = (digits: string): unknown => {
+    const approx = Number(digits);
+    const parsed = parseExactDecimal(digits);
+    if (parsed === undefined || (Number.isFinite(approx) && exactKey(parsed) === exactKey(exactOfDouble(approx)))) return approx;
+    placeholders++;
+    return `sv${nonce}n${formatExact(parsed)}`;
+  };
+  const swap = (node: unknown): unknown => {
+    if (typeof node === 'bigint') return exact(node.toString());
+    if (typeof node !== 'object' || node === null) return node;
+    if (isLosslessNumber(node)) return exact((node as { value: string }).value);
+    if (Array.isArray(node)) return node.map(swap);
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(node))
+      Object.defineProperty(out, key, { value: swap((node as Record<string, unknown>)[key]), enumerable: true });
+    return out;
+  };
+  const text = canonicalize(swap(value));
+  if (text === undefined) throw new TypeError('value has no JSON form');
+  return placeholders === 0 ? text : text.replace(new RegExp(`"sv${nonce}n(-?[\\d.]+(?:e-?\\d+)?)"`, 'g'), '$1');
+}
+
+const referenceFingerprint = (value: unknown): string => sha256(referenceCanonicalJson(value));
+
+const referenceToolFingerprint = (tool: { name: unknown; inputSchema?: unknown; outputSchema?: unknown }): string => {
+  const subject: Record<string, unknown> = { name: tool.name };
+  if (tool.inputSchema !== undefined) subject.inputSchema = tool.inputSchema;
+  if (tool.outputSchema !== undefined) subject.outputSchema = tool.outputSchema;
+  return referenceFingerprint(subject);
+};
+
+/** Number text a double may or may not hold: big integers, long fractions, exponents, trailing zeros. */
+const numberTextArb = fc
+  .tuple(
+    fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }),
+    fc.option(fc.stringMatching(/^[0-9]{1,25}$/)),
+    fc.option(fc.integer({ min: -400, max: 400 })),
+  )
+  .map(([whole, fraction, exponent]) => `${whole}${fraction === null ? '' : `.${fraction}`}${exponent === null ? '' : `e${exponent}`}`)
+  .filter((text) => Number.isFinite(Number(text)));
+
+/** JSON values with every string unit, odd keys, and numbers as doubles, `bigint`s and `LosslessNumber`s. */
+const valueArb: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.constant(null),
+    fc.boolean(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.integer(),
+    fc.string({ unit: 'binary', maxLength: 6 }),
+    fc.constantFrom('\u2028', '\u007f', '\\ud800', '"\\', '\u0000\u001f', '😀', 'é', '\ud800', 'a\udc00'),
+    fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }),
+    numberTextArb.map((text) => new LosslessNumber(text)),
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(
+      fc.oneof(fc.string({ unit: 'binary', maxLength: 4 }), fc.constantFrom('__proto__', 'constructor', '10', '2', 'é', 'e')),
+      tie('value'),
+      {
+        maxKeys: 4,
+      },
+    ),
+  ),
+})).value;
+
+const noForm = 'no canonical form';
+const outcome = (run: () => string): string => {
+  try {
+    return run();
+  } catch {
+    return noForm;
+  }
+};
+
+const toolArb = fc.record(
+  { name: fc.string({ unit: 'binary', maxLength: 8 }), inputSchema: valueArb, outputSchema: valueArb },
+  { requiredKeys: ['name'] },
+);
+
+describe('fingerprints written in one pass', () => {
+  it('equal the reference definition for any JSON value, exact numbers included', async () => {
+    await fc.assert(
+      fc.asyncProperty(valueArb, async (value) => {
+        const expected = outcome(() => referenceCanonicalJson(value));
+        assert.equal(
+          outcome(() => canonicalJson(value)),
+          expected,
+        );
+        if (expected !== noForm) assert.equal(await fingerprint(value), referenceFingerprint(value));
+        else await assert.rejects(fingerprint(value));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("equal the reference tool fingerprint, assembled from the schemas' canonical texts", async () => {
+    await fc.assert(
+      fc.asyncProperty(toolArb, async (tool) => {
+        assert.equal(
+          await toolFingerprint(tool).catch(() => noForm),
+          outcome(() => referenceToolFingerprint(tool)),
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('are what compileTools and compile report, first and from the cache', async () => {
+    const schemaArb = fc.dictionary(fc.constantFrom('description', 'title', 'default', 'const', 'examples'), valueArb, { maxKeys: 3 });
+    const engine = createEngine();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.string({ unit: 'binary', maxLength: 8 }),
+        schemaArb,
+        fc.option(schemaArb, { nil: undefined }),
+        async (name, inputSchema, outputSchema) => {
+          const tool = outputSchema === undefined ? { name, inputSchema } : { name, inputSchema, outputSchema };
+          for (let pass = 0; pass < 2; pass++) {
+            const [verdict] = await engine.compileTools([tool]);
+            // The engine reports a value with no canonical form with an empty fingerprint.
+            const none = (print: string): string => (print === noForm ? '' : print);
+            assert.equal(verdict?.fingerprint, none(outcome(() => referenceToolFingerprint(tool))));
+            assert.equal((await engine.compile(inputSchema)).fingerprint, none(outcome(() => referenceFingerprint(inputSchema))));
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('have no canonical form for a lone surrogate, in a value or a key, however many backslashes precede it', () => {
+    for (const value of [{ a: '\ud800' }, ['x\udfff'], { '\udc00': 1 }, '\\\ud83d', { a: '\\\\\udbff!' }]) {
+      assert.throws(() => canonicalJson(value), TypeError);
+      assert.throws(() => referenceCanonicalJson(value));
+    }
+    assert.equal(canonicalJson('\\ud800'), '"\\\\ud800"');
+    assert.equal(canonicalJson('😀'), '"😀"');
   });
 });

@@ -10,7 +10,7 @@ const src = fileURLToPath(new URL('../src', import.meta.url));
 /** Layers each layer may import, and the packages it may use. */
 const rules: Record<string, { layers: string[]; packages: RegExp }> = {
   protocol: { layers: ['protocol'], packages: /^$/ },
-  engine: { layers: ['engine', 'protocol'], packages: /^(@cfworker\/json-schema|lossless-json|canonicalize|re2js)$/ },
+  engine: { layers: ['engine', 'protocol'], packages: /^(@cfworker\/json-schema|@noble\/hashes\/(sha2|utils)\.js|lossless-json|re2js)$/ },
   worker: { layers: ['worker', 'engine', 'protocol'], packages: /^(comlink(\/.*)?|node:worker_threads)$/ },
   host: {
     layers: ['host', 'protocol', 'engine'],

@@ -22,6 +22,8 @@ export interface CheckedSchema {
   readonly bigNumbers: readonly BigNumberSite[];
   /** UTF-8 bytes of the schema's JSON encoding. */
   readonly bytes: number;
+  /** JSON values in the schema (scalars, arrays and objects). */
+  readonly values: number;
   /** Each `$ref`/`$recursiveRef` holder's targets, as `resolveRefs` found them (the work estimate follows them). */
   readonly targets: ReadonlyMap<SchemaObject, readonly (SchemaObject | boolean)[]>;
 }
@@ -73,6 +75,7 @@ export function checkSchema(schema: unknown, policy: Policy, formats: FormatMode
       warnings: walked.index.warnings,
       bigNumbers: copied.bigNumbers,
       bytes: copied.bytes,
+      values: copied.values,
       targets: refs.targets,
     },
   };

@@ -16,6 +16,9 @@ export interface CompiledSchema {
   readonly warnings: readonly SchemaWarning[];
   /** UTF-8 bytes of the schema's JSON encoding (caches weigh compiled schemas by it). */
   readonly bytes: number;
+  /** Subschemas the static pass walked, the root included, and JSON values in the schema: caches weigh by them too. */
+  readonly subschemas: number;
+  readonly values: number;
   /** Validates a JSON value (numbers may be lossless-json `LosslessNumber`s or `bigint`s). Never throws for bad data. */
   validate(instance: unknown): Verdict;
 }
@@ -56,6 +59,8 @@ export function compileSchema(schema: unknown, options: CompileSchemaOptions = {
       dialect,
       warnings,
       bytes: checked.checked.bytes,
+      subschemas: index.subschemas,
+      values: checked.checked.values,
       validate: (instance) => validateInstance(context, instance),
     },
   };

@@ -29,6 +29,8 @@ export type CopyResult =
       readonly hasHugeNumber: boolean;
       /** How many numbers the value holds (the exact path lists each distinct one per `multipleOf`). */
       readonly numbers: number;
+      /** How many JSON values (scalars, arrays and objects) it holds: caches weigh a copy by it. */
+      readonly values: number;
     }
   | CopyFailure;
 
@@ -63,6 +65,7 @@ interface CopyState {
   bytes: number;
   hasHugeNumber: boolean;
   numbers: number;
+  values: number;
 }
 
 type Container = Record<string, unknown> | unknown[];
@@ -75,7 +78,7 @@ type Container = Record<string, unknown> | unknown[];
  * lone surrogate is not JSON here (I-JSON), so no validator ever meets one.
  */
 export function copyJson(input: unknown, limits: CopyLimits): CopyResult {
-  const state: CopyState = { limits, bigNumbers: [], path: [], bytes: 0, hasHugeNumber: false, numbers: 0 };
+  const state: CopyState = { limits, bigNumbers: [], path: [], bytes: 0, hasHugeNumber: false, numbers: 0, values: 0 };
   // The root sits in a one-element holder so that a site can point at it like at any other value.
   const holder: [unknown] = [undefined];
   try {
@@ -88,6 +91,7 @@ export function copyJson(input: unknown, limits: CopyLimits): CopyResult {
       bigNumbers: state.bigNumbers,
       hasHugeNumber: state.hasHugeNumber,
       numbers: state.numbers,
+      values: state.values,
     };
   } catch (error) {
     if (error instanceof Stop) return { ok: false, reason: error.reason, path: [...state.path], detail: error.detail };
@@ -103,6 +107,7 @@ export function copyJson(input: unknown, limits: CopyLimits): CopyResult {
 }
 
 function copyValue(state: CopyState, value: unknown, depth: number, container: Container, key: string | number): unknown {
+  state.values++;
   if (typeof value !== 'object' || value === null) return copyScalar(state, value, container, key);
   if (isLosslessNumber(value)) return copyBig(state, (value as { value: string }).value, container, key);
   if (depth >= state.limits.maxDepth) throw new Stop('too_deep', `nesting deeper than ${state.limits.maxDepth}`);

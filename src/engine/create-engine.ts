@@ -2,10 +2,12 @@ import type { EngineStats, ValidationOutcome } from '../protocol/outcome.ts';
 import type { Policy } from '../protocol/policy.ts';
 import type { ToolVerdict } from '../protocol/tool.ts';
 import { createCfworkerAdapter } from './adapters/cfworker-adapter.ts';
+import { canonicalJson } from './canonical-json.ts';
 import { type CompileResult, compileSchema } from './compile-schema.ts';
 import { type CompiledTool, toolVerdict } from './compile-tool.ts';
+import { compiledWeight, toolWeight } from './compiled-weight.ts';
 import { EngineError } from './engine-error.ts';
-import { fingerprint, toolFingerprint } from './fingerprint.ts';
+import { hashText, toolCanonicalJson } from './fingerprint.ts';
 import { createLruCache } from './lru-cache.ts';
 import { parseJson } from './parse-json.ts';
 import { policyHash, resolvePolicy } from './policy.ts';
@@ -18,8 +20,8 @@ export interface EngineOptions {
   /** Compiled schemas and refusals kept in memory (docs/architecture.md#fingerprints-and-caches: 4,096). */
   readonly cacheSize?: number;
   /**
-   * An estimate of the memory compiled schemas may hold (default 64 MiB): a compiled schema takes about eight
-   * times its JSON size, so a few dozen 250 KB schemas would otherwise fill a 128 MB Worker isolate.
+   * A bound on the heap compiled schemas hold, as `compiledWeight` estimates it from their size (default 64 MiB):
+   * room for 4,096 typical tools, while a few dozen 250 KB schemas cannot fill a 128 MB Worker isolate.
    */
   readonly maxCacheBytes?: number;
 }
@@ -55,12 +57,16 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const keySuffix = `${adapter.id}|${policyHash(policy)}`;
   const schemas = createLruCache<string, CompileResult>(capacity, {
     maxWeight: options.maxCacheBytes ?? 64 * 1024 * 1024,
-    weigh: (result) => (result.ok ? compiledWeight(result.schema.bytes) : 512),
+    weigh: compiledWeight,
   });
-  const tools = createLruCache<string, CompiledTool>(capacity, {
-    maxWeight: options.maxCacheBytes ?? 64 * 1024 * 1024,
-    weigh: (tool) => [tool.input, tool.output].reduce((sum, side) => sum + (side?.ok ? compiledWeight(side.schema.bytes) : 0), 512),
-  });
+  // Tools are kept by their canonical text: a tool seen before is found without hashing (V8 hashes a string key
+  // natively and compares the text), so a repeated tools/list costs one canonical pass. Fingerprints lead to texts.
+  const textOf = new Map<string, string>();
+  const tools = createLruCache<string, CompiledTool>(
+    capacity,
+    { maxWeight: options.maxCacheBytes ?? 64 * 1024 * 1024, weigh: (tool, text) => toolWeight(tool) + text.length },
+    { onDrop: (_, tool) => textOf.delete(tool.fingerprint) },
+  );
   const counters = { compiles: 0, cacheHits: 0, validations: 0 };
 
   const compileByFingerprint = (schema: unknown, print: string | undefined, formats: FormatMode): CompileResult => {
@@ -85,10 +91,12 @@ export function createEngine(options: EngineOptions = {}): Engine {
     return { ok: false, refusal: { code: 'invalid_schema', message: 'not canonical JSON (a string holds a lone UTF-16 surrogate)' } };
   };
 
-  const compile: Engine['compile'] = async (schema, formats = 'annotate') => {
-    const print = await safeFingerprint(schema);
+  const compileNow = (schema: unknown, formats: FormatMode): { readonly fingerprint: string; readonly result: CompileResult } => {
+    const text = safeCanonicalJson(schema);
+    const print = text === undefined ? undefined : hashText(text);
     return { fingerprint: print ?? '', result: compileByFingerprint(schema, print, formats) };
   };
+  const compile: Engine['compile'] = async (schema, formats = 'annotate') => compileNow(schema, formats);
 
   const compiled = (print: string, formats: FormatMode): CompileResult => {
     const cached = schemas.get(`${print}|${formats}|${keySuffix}`);
@@ -97,8 +105,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
     return cached;
   };
 
-  const resolve = async (ref: SchemaRef, formats: FormatMode): Promise<CompileResult> =>
-    typeof ref === 'string' ? compiled(ref, formats) : (await compile(ref, formats)).result;
+  const resolve = (ref: SchemaRef, formats: FormatMode): CompileResult =>
+    typeof ref === 'string' ? compiled(ref, formats) : compileNow(ref, formats).result;
 
   const run = (result: CompileResult | null, instance: unknown): ValidationOutcome => {
     counters.validations++;
@@ -108,9 +116,59 @@ export function createEngine(options: EngineOptions = {}): Engine {
   };
 
   const tool = (print: string): CompiledTool => {
-    const found = tools.get(print);
+    const text = textOf.get(print);
+    const found = text === undefined ? undefined : tools.get(text);
     if (found === undefined) throw new EngineError('UNKNOWN_FINGERPRINT', `no tool with fingerprint ${print} is compiled here`);
     return found;
+  };
+
+  /** One canonical pass per schema: its text gives the schema's fingerprint and, assembled, the tool's. */
+  const compileTool = (entry: unknown, i: number): ToolVerdict => {
+    if (typeof entry !== 'object' || entry === null || typeof (entry as { name?: unknown }).name !== 'string') {
+      const name = `tools[${i}]`;
+      const message = `${name} is not a tool: want an object with a string "name"`;
+      return {
+        name,
+        fingerprint: '',
+        verdict: 'refused',
+        input: { ok: false, code: 'invalid_schema', message },
+        output: null,
+        warnings: [],
+      };
+    }
+    const { name, inputSchema, outputSchema } = entry as { name: string; inputSchema?: unknown; outputSchema?: unknown };
+    const inputText = inputSchema === undefined ? undefined : safeCanonicalJson(inputSchema);
+    const outputText = outputSchema === undefined ? undefined : safeCanonicalJson(outputSchema);
+    const nameText = safeCanonicalJson(name);
+    const hashable =
+      nameText !== undefined &&
+      (inputSchema === undefined) === (inputText === undefined) &&
+      (outputSchema === undefined) === (outputText === undefined);
+    const text = hashable ? toolCanonicalJson(nameText, inputText, outputText) : undefined;
+    const known = text === undefined ? undefined : tools.get(text);
+    if (known !== undefined) {
+      // The tool holds its compiled schemas, so they are not looked up again.
+      counters.cacheHits += (known.input === null ? 0 : 1) + (known.output === null ? 0 : 1);
+      return known.verdict;
+    }
+    const print = text === undefined ? '' : hashText(text);
+    const input = inputSchema === undefined ? null : compileByFingerprint(inputSchema, inputText && hashText(inputText), 'annotate');
+    const output = outputSchema === undefined ? null : compileByFingerprint(outputSchema, outputText && hashText(outputText), 'annotate');
+    let verdict = toolVerdict(name, print, inputSchema, input, output);
+    if (inputSchema === undefined) {
+      verdict = {
+        ...verdict,
+        warnings: [
+          ...verdict.warnings,
+          { code: 'missing_input_schema', message: 'MCP tools must have an inputSchema; arguments are not checked' },
+        ],
+      };
+    }
+    if (text !== undefined) {
+      tools.set(text, { name, fingerprint: print, input, output, verdict });
+      textOf.set(print, text);
+    }
+    return verdict;
   };
 
   const instanceLimits = { maxBytes: policy.maxInstanceBytes, maxDepth: policy.maxInstanceDepth };
@@ -121,49 +179,16 @@ export function createEngine(options: EngineOptions = {}): Engine {
     compile,
     async compileTools(list) {
       if (!Array.isArray(list)) throw new EngineError('INVALID_ARGUMENT', 'compileTools wants an array of tools');
-      return Promise.all(
-        list.map(async (entry, i): Promise<ToolVerdict> => {
-          if (typeof entry !== 'object' || entry === null || typeof (entry as { name?: unknown }).name !== 'string') {
-            const name = `tools[${i}]`;
-            const message = `${name} is not a tool: want an object with a string "name"`;
-            return {
-              name,
-              fingerprint: '',
-              verdict: 'refused',
-              input: { ok: false, code: 'invalid_schema', message },
-              output: null,
-              warnings: [],
-            };
-          }
-          const { name, inputSchema, outputSchema } = entry as { name: string; inputSchema?: unknown; outputSchema?: unknown };
-          const print = (await safeFingerprint({ name, inputSchema, outputSchema }, true)) ?? '';
-          const input =
-            inputSchema === undefined ? null : compileByFingerprint(inputSchema, await safeFingerprint(inputSchema), 'annotate');
-          const output =
-            outputSchema === undefined ? null : compileByFingerprint(outputSchema, await safeFingerprint(outputSchema), 'annotate');
-          let verdict = toolVerdict(name, print, inputSchema, input, output);
-          if (inputSchema === undefined) {
-            verdict = {
-              ...verdict,
-              warnings: [
-                ...verdict.warnings,
-                { code: 'missing_input_schema', message: 'MCP tools must have an inputSchema; arguments are not checked' },
-              ],
-            };
-          }
-          if (print !== '') tools.set(print, { name, fingerprint: print, input, output, verdict });
-          return verdict;
-        }),
-      );
+      return list.map(compileTool);
     },
     async validate(schema, instance) {
-      return run(await resolve(schema, 'annotate'), instance);
+      return run(resolve(schema, 'annotate'), instance);
     },
     validateCompiled(print, instance) {
       return run(compiled(print, 'annotate'), instance);
     },
     async validateJson(schema, text) {
-      const result = await resolve(schema, 'annotate');
+      const result = resolve(schema, 'annotate');
       const parsed = parseJson(text, instanceLimits);
       if (!parsed.ok) {
         counters.validations++;
@@ -183,7 +208,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       return run(refusalOf(found) ?? found.output, structuredContent);
     },
     async validateElicitation(requestedSchema, content) {
-      return run((await compile(requestedSchema, 'assert-form')).result, content);
+      return run(compileNow(requestedSchema, 'assert-form').result, content);
     },
     stats() {
       return { cachedSchemas: schemas.size, cachedTools: tools.size, ...counters };
@@ -191,18 +216,15 @@ export function createEngine(options: EngineOptions = {}): Engine {
   };
 }
 
-/** Heap a compiled schema holds, estimated from its JSON size (measured: about 6.5× for a 254 KB schema). */
-const compiledWeight = (bytes: number): number => 8 * bytes + 4096;
-
 /** A refused tool is refused for every check, whichever of its schemas was refused. */
 function refusalOf(tool: CompiledTool): CompileResult | undefined {
   return [tool.input, tool.output].find((side): side is CompileResult => side !== null && !side.ok);
 }
 
-/** The fingerprint, or undefined when the value has no canonical JSON form (too deep to walk, lone surrogates). */
-async function safeFingerprint(value: unknown, isTool = false): Promise<string | undefined> {
+/** The canonical JSON text, or undefined when the value has none (too deep to walk, lone surrogates). */
+function safeCanonicalJson(value: unknown): string | undefined {
   try {
-    return isTool ? await toolFingerprint(value as { name: unknown }) : await fingerprint(value);
+    return canonicalJson(value);
   } catch {
     return undefined;
   }

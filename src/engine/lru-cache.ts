@@ -7,22 +7,30 @@ export interface LruCache<K, V> {
   readonly weight: number;
 }
 
-export interface LruWeightLimit<V> {
+export interface LruWeightLimit<K, V> {
   readonly maxWeight: number;
-  readonly weigh: (value: V) => number;
+  readonly weigh: (value: V, key: K) => number;
+}
+
+export interface LruOptions<K, V> {
+  /** Called for each entry that leaves the cache: evicted, or replaced by a `set` of the same key. */
+  readonly onDrop?: (key: K, value: V) => void;
 }
 
 /** Creates an LRU cache; a Map keeps insertion order, so the first key is the least recently used. */
-export function createLruCache<K, V>(capacity: number, limit?: LruWeightLimit<V>): LruCache<K, V> {
+export function createLruCache<K, V>(capacity: number, limit?: LruWeightLimit<K, V>, options: LruOptions<K, V> = {}): LruCache<K, V> {
   const entries = new Map<K, V>();
   const weights = new Map<K, number>();
   let total = 0;
   // The most recently used key is already last: a hot key (one tool called again and again) skips the reordering.
   let newest: K | undefined;
   const drop = (key: K): void => {
+    const value = entries.get(key);
+    if (value === undefined) return;
     entries.delete(key);
     total -= weights.get(key) ?? 0;
     weights.delete(key);
+    options.onDrop?.(key, value);
   };
   return {
     get(key) {
@@ -37,7 +45,7 @@ export function createLruCache<K, V>(capacity: number, limit?: LruWeightLimit<V>
       drop(key);
       entries.set(key, value);
       if (limit !== undefined) {
-        const weight = limit.weigh(value);
+        const weight = limit.weigh(value, key);
         weights.set(key, weight);
         total += weight;
       }
