@@ -282,7 +282,7 @@ describe('memory bound of the compiled-schema cache', () => {
     assert.deepEqual(engine.validateArguments(b?.fingerprint ?? '', {}), { valid: true });
     const [again] = await engine.compileTools([{ name: 'a', inputSchema: { required: ['x'], type: 'object' } }]);
     assert.equal(again?.fingerprint, a?.fingerprint);
-    assert.equal(engine.validateArguments(a?.fingerprint ?? '', {}).valid, false);
+    assert.equal((engine.validateArguments(a?.fingerprint ?? '', {}) as { valid?: boolean }).valid, false);
   });
 
   it('answers a known tool from the tool cache: the same verdict, no compile, one hit per schema', async () => {
