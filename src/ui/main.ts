@@ -42,9 +42,21 @@ const panel = createToolsPanel((name) => {
   const tool = tools.get(name);
   if (tool === undefined) return;
   view?.dispose();
+  // Compiled once per view, then validated by fingerprint: each check gets the validation budget, not a compile's.
+  let compiled: Promise<string> | undefined;
+  const fingerprintOf = (): Promise<string> => {
+    compiled ??= validator.compile(tool.inputSchema).then(
+      (info) => info.fingerprint,
+      () => '',
+    );
+    return compiled;
+  };
   view = createToolView({
     tool,
-    validate: (args) => validator.validate(tool.inputSchema, args),
+    validate: async (args) => {
+      const fingerprint = await fingerprintOf();
+      return validator.validate(fingerprint === '' ? tool.inputSchema : fingerprint, args);
+    },
     call: (args) => callTool(tool, args),
     onRefused: (code, message) => {
       if (panel.refuse(tool.name, code, message)) void rememberRefusal(tool.name, code as RefusalCode, message);
