@@ -30,9 +30,22 @@ export const test = base.extend<{ pageErrors: string[] }>({
 
 export { expect };
 
+/** Loads a page of the demo, waiting out a restart of its edge (scripts/demo.mjs) for up to 20 s. */
+export async function gotoDemo(page: Page, path: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await page.goto(path);
+      return;
+    } catch (error) {
+      if (attempt >= 40 || !String(error).includes('ERR_CONNECTION_REFUSED')) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
+
 /** Opens the page and waits until it has listed the tools. */
 export async function openDemo(page: Page): Promise<void> {
-  await page.goto('/');
+  await gotoDemo(page, '/');
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
 }

@@ -1,4 +1,4 @@
-import { expect, selectTool, test } from './demo-page.ts';
+import { expect, gotoDemo, selectTool, test } from './demo-page.ts';
 
 // `?budget=1` gives this page's validator a 1 ms budget (docs/ui.md). Work is bounded, so only an honest overrun
 // can make a tool too_slow: a 200,000-character value against match_pattern's pattern takes longer than 1 ms.
@@ -6,7 +6,7 @@ import { expect, selectTool, test } from './demo-page.ts';
 const big = (i: number): string => `${'a'.repeat(200_000)}${i}!`;
 
 test('a tool that becomes too_slow is refused in the panel and the status line, and stays refused after a reload', async ({ page }) => {
-  await page.goto('/?budget=1');
+  await gotoDemo(page, '/?budget=1');
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
   const summary = page.getByTestId('verdict-summary');
   await expect(summary).toHaveText('6 tools: 4 callable, 2 refused · verdicts: 4 compiled here, 0 from cache, 2 from the gateway');

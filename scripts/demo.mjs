@@ -56,11 +56,15 @@ console.log(`demo MCP server on ${upstream.url}`);
 const allowed = [upstream.url, ...values.allow.flatMap((entry) => entry.split(',')).map((entry) => entry.trim())].filter(Boolean);
 if (allowed.length > 1) console.log(`the page may also connect to: ${allowed.slice(1).join(', ')}`);
 const edgeArgs = ['--port', String(port), '--var', `UPSTREAM_MCP_URL:${upstream.url}`, '--var', `ALLOWED_UPSTREAMS:${allowed.join(',')}`];
-const wrangler = spawn(process.execPath, [`${root}edge/dev.mjs`, ...edgeArgs], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-wrangler.stdout.on('data', () => undefined); // wrangler's own banner stays out of the way
+const startEdge = () => {
+  const child = spawn(process.execPath, [`${root}edge/dev.mjs`, ...edgeArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
+  child.stdout.on('data', () => undefined); // wrangler's own banner stays out of the way
+  return child;
+};
+let wrangler = startEdge();
 let stopping = false;
+let ready = false;
+let restarts = 0;
 const stop = async (code = 0) => {
   if (stopping) return;
   stopping = true;
@@ -73,16 +77,40 @@ const stop = async (code = 0) => {
 };
 process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
-wrangler.on('exit', (code) => {
-  if (!stopping) {
+// wrangler dev has been seen to exit on its own after workerd logged a dropped connection. Once the demo is up, it is
+// started again (a few times at most) rather than leaving the page without its edge; before that, an exit is fatal.
+const watch = (child) =>
+  child.on('exit', (code) => {
+    if (stopping) return;
     console.error(`wrangler dev exited (${code})`);
-    void stop(1);
+    if (!ready || restarts >= 3) return void stop(1);
+    restarts++;
+    console.error(`restarting the edge (${restarts} of 3)…`);
+    void portFreed().then((free) => {
+      if (stopping) return;
+      if (!free) return void stop(1);
+      wrangler = startEdge();
+      watch(wrangler);
+    });
+  });
+
+/** Waits up to 15 s for the edge's port to be released (workerd may outlive wrangler by a moment). */
+async function portFreed() {
+  for (let i = 0; i < 60; i++) {
+    const free = await new Promise((resolve) => {
+      const probe = createServer()
+        .once('error', () => resolve(false))
+        .listen(port, host, () => probe.close(() => resolve(true)));
+    });
+    if (free) return true;
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
-});
+  return false;
+}
+watch(wrangler);
 
 // Wait until our wrangler answers on the port, then say where to go; if it exits or never answers, say that instead.
 const url = `http://${host}:${port}`;
-let ready = false;
 for (let i = 0; i < 360 && !stopping && wrangler.exitCode === null; i++) {
   try {
     ready = (await fetch(`${url}/healthz`)).ok;
