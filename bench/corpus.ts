@@ -3,7 +3,7 @@
 // flat objects, a fifth draft-07 zod-to-json-schema output with `definitions`, pydantic-style `anyOf` nullables and
 // `$defs`, no-argument tools, tools sharing one schema, some output schemas, and a few 50–230 KB giants built from
 // the real-world large schema (test/fixtures/real-world/large-schema.ts).
-import { buildLargeSchema } from '../test/fixtures/real-world/large-schema.ts';
+import { buildLargeSchema, buildLargeSchemaOfKinds } from '../test/fixtures/real-world/large-schema.ts';
 
 /** A tool as `tools/list` returns it (the fields the engine reads). */
 export interface CorpusTool {
@@ -255,25 +255,12 @@ function outputSchema(random: () => number, style: Style): Schema {
 
 /** The real-world large schema grown (or shrunk) to about `kib` KiB by repeating its resource definitions. */
 export function largeToolSchema(kib: number, id: number): Schema {
-  const base = buildLargeSchema() as Schema & { definitions: Schema; properties: Schema & { resources: Schema } };
+  const base = buildLargeSchema() as Schema & { definitions: Schema };
   const kinds = Object.keys(base.definitions).length;
   const perKind = JSON.stringify(base.definitions.Resource0).length + 60;
   const fixed = JSON.stringify(base).length - kinds * perKind;
   const wanted = Math.max(1, Math.round((kib * 1024 - fixed) / perKind));
-  const definitions: Schema = {};
-  for (let k = 0; k < wanted; k++) definitions[`Resource${k}`] = base.definitions[`Resource${k % kinds}`];
-  return {
-    ...base,
-    description: `Apply a batch of infrastructure changes in one call (stack ${id}).`,
-    definitions,
-    properties: {
-      ...base.properties,
-      resources: {
-        ...base.properties.resources,
-        items: { anyOf: Object.keys(definitions).map((name) => ({ $ref: `#/definitions/${name}` })) },
-      },
-    },
-  };
+  return buildLargeSchemaOfKinds(wanted, `Apply a batch of infrastructure changes in one call (stack ${id}).`);
 }
 
 /**

@@ -1,6 +1,6 @@
 // Legitimate work that takes long, for time-budget tests that must not rely on catastrophic regexes (patterns are
 // matched in linear time): an instance that is simply big, and tool definitions that are simply big.
-import { buildLargeSchema } from '../fixtures/real-world/large-schema.ts';
+import { buildLargeSchemaOfKinds } from '../fixtures/real-world/large-schema.ts';
 
 /** Bounds raised so a big instance or schema is admitted and its size, not a policy, is what takes time. */
 export const roomyPolicy = {
@@ -35,20 +35,5 @@ export function manyRows(count = 100_000): { a: string; b: number; c: number[] }
  * `id` makes each tool's schemas distinct, so no compile is a cache hit.
  */
 export function bigTool(id: string, kinds = 105): { name: string; inputSchema: Record<string, unknown> } {
-  const base = buildLargeSchema() as { definitions: Record<string, unknown>; properties: { resources: { items: unknown } } };
-  const definitions: Record<string, unknown> = {};
-  for (let k = 0; k < kinds; k++) definitions[`Resource${k}`] = base.definitions[`Resource${k % 39}`];
-  const schema = {
-    ...base,
-    description: `Apply a batch of infrastructure changes (${id}).`,
-    definitions,
-    properties: {
-      ...base.properties,
-      resources: {
-        ...base.properties.resources,
-        items: { anyOf: Object.keys(definitions).map((name) => ({ $ref: `#/definitions/${name}` })) },
-      },
-    },
-  };
-  return { name: `apply_${id}`, inputSchema: schema };
+  return { name: `apply_${id}`, inputSchema: buildLargeSchemaOfKinds(kinds, `Apply a batch of infrastructure changes (${id}).`) };
 }
