@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { createMcpHandler, Server } from '@modelcontextprotocol/server';
 import { type ServedHandler, serveFetchHandler } from '../examples/serve-fetch-handler.ts';
 import { fetchTools } from '../src/cli/fetch-tools.ts';
 import { main } from '../src/cli/main.ts';
@@ -165,6 +166,95 @@ describe('schemaval lint --url', () => {
     const { code, err } = await lint(['--url', 'ftp://example.com/mcp']);
     assert.equal(code, 2);
     assert.equal(err, 'schemaval: "ftp://example.com/mcp" is not an http:// or https:// URL\n');
+  });
+});
+
+describe('schemaval lint --url, a server of MCP 2026-07-28 only', () => {
+  // Stateless, no initialize: `legacy: 'reject'` answers 2025-era requests with HTTP 400 and JSON-RPC -32022.
+  const modernTools = [
+    { name: 'define', inputSchema: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] } },
+    { name: 'fetch_card', inputSchema: { type: 'object', properties: { card: { $ref: 'https://schemas.example.org/card.json' } } } },
+  ];
+  const seen: { method: string; status: number; revision: unknown; session: string | null }[] = [];
+  let served: ServedHandler;
+  let other: ServedHandler;
+  let url: string;
+
+  before(async () => {
+    const handler = createMcpHandler(
+      () => {
+        const server = new Server({ name: 'modern-only', version: '1.0.0' }, { capabilities: { tools: {} } });
+        server.setRequestHandler('tools/list', async () => ({ tools: modernTools as never }));
+        return server;
+      },
+      { legacy: 'reject' },
+    );
+    served = await serveFetchHandler(async (request) => {
+      const body =
+        request.method === 'POST'
+          ? ((await request.clone().json()) as { method?: string; params?: { _meta?: Record<string, unknown> } })
+          : {};
+      const response = await handler.fetch(request);
+      seen.push({
+        method: body.method ?? request.method,
+        status: response.status,
+        revision: body.params?._meta?.['io.modelcontextprotocol/protocolVersion'],
+        session: response.headers.get('mcp-session-id'),
+      });
+      return response;
+    });
+    url = `${served.origin}/mcp`;
+    // A server of some later revision only: refuses 2025-11-25 the same way, but lists no revision lint speaks.
+    other = await serveFetchHandler(
+      async () =>
+        new Response(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: 0,
+            error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2027-03-01'] } },
+          }),
+          { status: 400, headers: { 'content-type': 'application/json' } },
+        ),
+    );
+  });
+
+  after(async () => {
+    await served.close();
+    await other.close();
+  });
+
+  it('is listed with the 2026-07-28 client after its initialize refusal: the refused tool, exit 1', async () => {
+    seen.length = 0;
+    const { code, out, err } = await lint(['--url', url]);
+    assert.equal(code, 1, err);
+    assert.equal(err, '');
+    assert.equal(out.split('\n')[0], 'accepted  define');
+    assert.match(out, /^refused {3}fetch_card\n {10}remote_ref: inputSchema: #\/properties\/card\/\$ref/m);
+    assert.match(out, /^2 tools: 1 accepted, 1 refused$/m);
+    assert.deepEqual(seen[0], { method: 'initialize', status: 400, revision: undefined, session: null });
+    const list = seen.filter((s) => s.method === 'tools/list');
+    assert.equal(list.length, 1);
+    assert.deepEqual(list[0], { method: 'tools/list', status: 200, revision: '2026-07-28', session: null });
+  });
+
+  it('prints the same --json document as lint of a file holding the same tools', async () => {
+    const remote = await lint(['--json', '--url', url]);
+    const io = memoryIo({ 'tools.json': JSON.stringify({ tools: modernTools }) });
+    const fileCode = await main(['lint', '--json', 'tools.json'], io);
+    assert.equal(remote.code, 1);
+    assert.equal(remote.code, fileCode);
+    assert.equal(remote.out, io.out());
+  });
+
+  it('says in one line which revisions a server speaks when it is neither (protocol_error, exit 2)', async () => {
+    const { code, out } = await lint(['--json', '--url', `${other.origin}/mcp`]);
+    assert.equal(code, 2);
+    assert.deepEqual(JSON.parse(out), {
+      error: {
+        code: 'protocol_error',
+        message: `${other.origin}/mcp: it speaks MCP 2027-03-01; schemaval lint speaks 2025-11-25 and 2026-07-28`,
+      },
+    });
   });
 });
 

@@ -16,10 +16,11 @@ const rules: Record<string, { layers: string[]; packages: RegExp }> = {
     layers: ['host', 'protocol', 'engine'],
     packages: /^(comlink(\/.*)?|idb-keyval|lossless-json|@modelcontextprotocol\/sdk\/.*|node:.*)$/,
   },
-  // The SDK's client only, for `lint --url` / `--stdio` (src/cli/fetch-tools.ts, loaded lazily).
+  // The SDK's client only, for `lint --url` / `--stdio` (src/cli/fetch-tools.ts, loaded lazily): v1, and the v2
+  // client for a server that speaks only MCP 2026-07-28.
   cli: {
     layers: ['cli', 'host', 'engine', 'protocol'],
-    packages: /^(node:.*|@modelcontextprotocol\/sdk\/(client\/.*|shared\/transport\.js|types\.js))$/,
+    packages: /^(node:.*|@modelcontextprotocol\/sdk\/(client\/.*|shared\/transport\.js|types\.js)|@modelcontextprotocol\/client)$/,
   },
   ui: { layers: ['ui', 'host', 'protocol'], packages: /^(@modelcontextprotocol\/sdk\/.*|comlink|idb-keyval)$/ },
 };

@@ -1,7 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
+import type { StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, McpError, ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { packageVersion } from './package-version.ts';
@@ -22,9 +23,14 @@ export interface FetchToolsOptions {
 export const defaultMaxPages = 100;
 
 /**
- * Connects to an MCP server as a client (SDK v1), follows `tools/list` cursors and returns every tool exactly as
- * the server sent it (no SDK parsing of the tools, so a malformed tool is linted, not rejected here). Every failure
- * is a `CliError` with one line in words; the connection is closed (the command stopped) before returning.
+ * Connects to an MCP server as a client, follows `tools/list` cursors and returns every tool exactly as the server
+ * sent it (no SDK parsing of the tools, so a malformed tool is linted, not rejected here). Every failure is a
+ * `CliError` with one line in words; the connection is closed (the command stopped) before returning.
+ *
+ * It speaks MCP 2025-11-25 first (SDK v1 `Client`, `initialize`). When a URL answers that `initialize` with the
+ * 2026-07-28 refusal (HTTP 400, JSON-RPC -32022 `UnsupportedProtocolVersion` listing 2026-07-28 as supported),
+ * it asks again with the v2 client pinned to 2026-07-28 (stateless, loaded only then). Legacy first, because most
+ * servers speak 2025-11-25 and a server of both revisions lists the same tools either way.
  */
 export async function fetchTools(source: ToolSource, options: FetchToolsOptions): Promise<unknown[]> {
   const deadline = Date.now() + options.timeoutMs;
@@ -43,31 +49,125 @@ export async function fetchTools(source: ToolSource, options: FetchToolsOptions)
     if (left <= 0) throw timeoutError(context);
     return left;
   };
+  let supported: readonly string[] | undefined;
   const client = createClient();
   try {
     await client.connect(link.transport, { timeout: remaining() });
     context.phase = 'tools/list';
-    const tools: unknown[] = [];
-    const cursors = new Set<string>();
-    let cursor: string | undefined;
-    for (let page = 1; ; page++) {
-      const params = cursor === undefined ? {} : { cursor };
-      const answer = await client.request({ method: 'tools/list', params }, ResultSchema, { timeout: remaining() });
-      const result = answer as { tools?: unknown; nextCursor?: unknown };
-      if (!Array.isArray(result.tools)) throw protocolError(context, 'its tools/list answer has no "tools" array');
-      tools.push(...result.tools);
-      if (result.nextCursor === undefined) return tools;
-      if (typeof result.nextCursor !== 'string') throw protocolError(context, 'its tools/list "nextCursor" is not a string');
-      if (cursors.has(result.nextCursor)) throw protocolError(context, `its tools/list repeats the cursor of page ${page}`);
-      if (page === maxPages) throw protocolError(context, `its tools/list still has more after ${maxPages} pages`);
-      cursors.add(result.nextCursor);
-      cursor = result.nextCursor;
-    }
+    return await followPages(
+      async (params, timeout) => await client.request({ method: 'tools/list', params }, ResultSchema, { timeout }),
+      context,
+      remaining,
+      maxPages,
+    );
   } catch (error) {
-    throw remoteError(error, context);
+    supported = source.kind === 'url' && context.phase === 'initialize' ? modernRefusal(error) : undefined;
+    if (supported === undefined) throw remoteError(error, context);
   } finally {
     await close(client, link.transport);
     link.stop();
+  }
+  if (source.kind !== 'url' || !supported.includes(modernRevision)) {
+    throw protocolError(
+      context,
+      `it speaks MCP ${supported.join(', ') || 'no revision it names'}; schemaval lint speaks 2025-11-25 and ${modernRevision}`,
+    );
+  }
+  return await fetchToolsModern(source, context, remaining, maxPages);
+}
+
+/** The MCP revision the v2 client is pinned to when a server refuses 2025-11-25. */
+const modernRevision = '2026-07-28';
+
+/** JSON-RPC `UnsupportedProtocolVersion` (MCP 2026-07-28). */
+const unsupportedProtocolVersion = -32022;
+
+/**
+ * The revisions a server lists when it refuses `initialize` as a 2026-07-28-era server does (HTTP 400 with a
+ * JSON-RPC -32022 error body, or that error in a 200 answer), or `undefined` for any other failure.
+ */
+function modernRefusal(error: unknown): readonly string[] | undefined {
+  if (error instanceof StreamableHTTPError) {
+    if (error.code !== 400) return undefined;
+    const body = error.message.replace(/^Streamable HTTP error: Error POSTing to endpoint: /, '');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      return undefined;
+    }
+    return supportedIn((parsed as { error?: unknown } | null)?.error);
+  }
+  return error instanceof McpError ? supportedIn(error) : undefined;
+}
+
+function supportedIn(error: unknown): readonly string[] | undefined {
+  const { code, data } = (error ?? {}) as { code?: unknown; data?: unknown };
+  if (code !== unsupportedProtocolVersion) return undefined;
+  const list = (data as { supported?: unknown } | null | undefined)?.supported;
+  return Array.isArray(list) ? list.filter((v): v is string => typeof v === 'string') : [];
+}
+
+type ListPage = (params: { cursor?: string }, timeout: number) => Promise<unknown>;
+
+/** Asks for `tools/list` pages until one has no `nextCursor`, with the same checks for either revision. */
+async function followPages(list: ListPage, context: RemoteContext, remaining: () => number, maxPages: number): Promise<unknown[]> {
+  const tools: unknown[] = [];
+  const cursors = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 1; ; page++) {
+    const result = (await list(cursor === undefined ? {} : { cursor }, remaining())) as { tools?: unknown; nextCursor?: unknown };
+    if (!Array.isArray(result.tools)) throw protocolError(context, 'its tools/list answer has no "tools" array');
+    tools.push(...result.tools);
+    if (result.nextCursor === undefined) return tools;
+    if (typeof result.nextCursor !== 'string') throw protocolError(context, 'its tools/list "nextCursor" is not a string');
+    if (cursors.has(result.nextCursor)) throw protocolError(context, `its tools/list repeats the cursor of page ${page}`);
+    if (page === maxPages) throw protocolError(context, `its tools/list still has more after ${maxPages} pages`);
+    cursors.add(result.nextCursor);
+    cursor = result.nextCursor;
+  }
+}
+
+/**
+ * The same listing with the v2 SDK client pinned to 2026-07-28: `server/discover` on connect, then `tools/list` with
+ * the revision, client info and capabilities in each request's `_meta`. The answer is taken through a schema that
+ * accepts anything, so the tools stay as sent. Same capabilities and handlers as the v1 client.
+ */
+async function fetchToolsModern(
+  source: Extract<ToolSource, { kind: 'url' }>,
+  context: RemoteContext,
+  remaining: () => number,
+  maxPages: number,
+): Promise<unknown[]> {
+  const sdk = await import('@modelcontextprotocol/client');
+  const client = new sdk.Client(
+    { name: 'schemaval-lint', version: packageVersion() },
+    {
+      capabilities: { elicitation: { form: {}, url: {} }, sampling: {} },
+      versionNegotiation: { mode: { pin: modernRevision } },
+    },
+  );
+  client.setRequestHandler('elicitation/create', () => ({ action: 'decline' as const }));
+  client.setRequestHandler('sampling/createMessage', () => {
+    throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidRequest, 'schemaval lint does not sample');
+  });
+  const transport = new sdk.StreamableHTTPClientTransport(source.url, { requestInit: { headers: { ...source.headers } } });
+  const asSent: StandardSchemaV1<unknown> = { '~standard': { version: 1, vendor: 'schemaval', validate: (value) => ({ value }) } };
+  context.phase = 'initialize';
+  try {
+    await client.connect(transport, { timeout: remaining() });
+    context.phase = 'tools/list';
+    return await followPages(
+      async (params, timeout) => await client.request({ method: 'tools/list', params }, asSent, { timeout }),
+      context,
+      remaining,
+      maxPages,
+    );
+  } catch (error) {
+    if (error instanceof sdk.SdkError && error.code === sdk.SdkErrorCode.RequestTimeout) throw timeoutError(context);
+    throw remoteError(error, context);
+  } finally {
+    await client.close().catch(() => undefined);
   }
 }
 
