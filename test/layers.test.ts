@@ -22,7 +22,10 @@ const rules: Record<string, { layers: string[]; packages: RegExp }> = {
     layers: ['cli', 'host', 'engine', 'protocol'],
     packages: /^(node:.*|@modelcontextprotocol\/sdk\/(client\/.*|shared\/transport\.js|types\.js)|@modelcontextprotocol\/client)$/,
   },
-  ui: { layers: ['ui', 'host', 'protocol'], packages: /^(@modelcontextprotocol\/sdk\/.*|comlink|idb-keyval)$/ },
+  ui: {
+    layers: ['ui', 'host', 'protocol'],
+    packages: /^(@modelcontextprotocol\/sdk\/.*|@modelcontextprotocol\/client|comlink|idb-keyval)$/,
+  },
 };
 
 function sources(dir: string): string[] {

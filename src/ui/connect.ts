@@ -1,8 +1,16 @@
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { createIdbVerdictCache, type SchemaValidationOptions, type Validator, withSchemaValidation } from '../host/browser.ts';
+import {
+  createIdbVerdictCache,
+  type SchemaValidationOptions,
+  type Validator,
+  withElicitationValidation,
+  withSchemaValidation,
+} from '../host/browser.ts';
 import type { ElicitationRequest } from './elicitation-dialog.ts';
+import { type PageClient, withModernValidation } from './modern-client.ts';
 
 export interface ConnectOptions {
   /** The gateway's MCP endpoint (the page's own origin, `/mcp`). */
@@ -90,10 +98,33 @@ export function describeConnectError(error: unknown, server: string): string {
   }
 }
 
-/** An MCP client over Streamable HTTP that enforces every schema through `validator`, tool verdicts kept in IndexedDB. */
-export async function connect(options: ConnectOptions): Promise<Client> {
-  const { validator } = options;
+/** The server refused the 2025-11-25 `initialize` as an unsupported revision (-32022): it may speak only 2026-07-28. */
+export function refusedLegacyRevision(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return /-32022|Unsupported protocol version/i.test(message);
+}
+
+/**
+ * An MCP client over Streamable HTTP that enforces every schema through `validator`. First the v1 SDK client
+ * (2025-11-25, tool verdicts kept in IndexedDB); if the server refuses that revision, the v2 client pinned to
+ * 2026-07-28 (stateless, elicitation as MRTR rounds), with the same checks (`modern-client.ts`).
+ */
+export async function connect(options: ConnectOptions): Promise<PageClient> {
   const url = gatewayUrl(options.url, options.server);
+  try {
+    return await connectLegacy(url, options);
+  } catch (error) {
+    if (!refusedLegacyRevision(error)) throw error;
+    try {
+      return await connectModern(url, options);
+    } catch {
+      throw error; // Neither revision: the server's own answer to the first attempt says most.
+    }
+  }
+}
+
+async function connectLegacy(url: URL, options: ConnectOptions): Promise<PageClient> {
+  const { validator } = options;
   const client = withSchemaValidation(
     new Client({ name: 'schemaval-demo-page', version: '0.1.0' }, { capabilities: { elicitation: { form: {} } } }),
     { validator, cache: createIdbVerdictCache(), onWarning: options.onWarning, onVerdicts: options.onVerdicts },
@@ -102,7 +133,30 @@ export async function connect(options: ConnectOptions): Promise<Client> {
     const params = request.params as { message: string; requestedSchema?: unknown };
     return options.elicit({ message: params.message, requestedSchema: params.requestedSchema }, extra.signal);
   });
-  // The v1 SDK client speaks 2025-11-25; a 2026-07-28 server answers it too (docs/ui.md, "Any MCP server").
   await client.connect(new StreamableHTTPClientTransport(url, { fetch: gatewayFetch }));
-  return client;
+  return Object.assign(client, { revision: '2025-11-25' as const });
+}
+
+/** The v2 client's own output check is left to the page's worker (a warning, as on the v1 path): it passes all. */
+const passThrough = { getValidator: () => (input: unknown) => ({ valid: true as const, data: input as never, errorMessage: undefined }) };
+
+async function connectModern(url: URL, options: ConnectOptions): Promise<PageClient> {
+  const client = withElicitationValidation(
+    new ModernClient(
+      { name: 'schemaval-demo-page', version: '0.1.0' },
+      {
+        capabilities: { elicitation: { form: {} } },
+        versionNegotiation: { mode: { pin: '2026-07-28' } },
+        jsonSchemaValidator: passThrough,
+      },
+    ),
+    { validator: options.validator },
+  );
+  client.setRequestHandler('elicitation/create', async (request, ctx) => {
+    const params = request.params as { message: string; requestedSchema?: unknown };
+    const signal = (ctx as { mcpReq?: { signal?: AbortSignal } }).mcpReq?.signal ?? new AbortController().signal;
+    return (await options.elicit({ message: params.message, requestedSchema: params.requestedSchema }, signal)) as never;
+  });
+  await client.connect(new ModernTransport(url, { fetch: gatewayFetch }));
+  return withModernValidation(client, options);
 }

@@ -1,5 +1,5 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { PageClient } from './modern-client.ts';
 
 /** A tool the gateway left out of `tools/list`, and why. */
 export interface RefusedTool {
@@ -18,7 +18,7 @@ const isRefused = (value: unknown): value is RefusedTool => {
 };
 
 /** Every page of `tools/list`: the tools the (wrapped) client accepted, and those the gateway refused. */
-export async function listAllTools(client: Client): Promise<{ tools: Tool[]; refused: RefusedTool[] }> {
+export async function listAllTools(client: Pick<PageClient, 'listTools'>): Promise<{ tools: Tool[]; refused: RefusedTool[] }> {
   const tools: Tool[] = [];
   const refused: RefusedTool[] = [];
   let cursor: string | undefined;

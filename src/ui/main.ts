@@ -1,7 +1,6 @@
 // The demo chat page (docs/architecture.md#demo-page): connects through this origin's /mcp gateway to the demo server or any
 // allow-listed MCP server the person names, with the schemaval host adapter, whose validation runs in a module Web Worker,
 // and lets a person list, fill in and call tools and answer elicitations.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { createIdbVerdictCache, createValidator, type SchemaValidationWarning, spawnBrowserWorker, toolRefusal } from '../host/browser.ts';
 import type { RefusalCode } from '../protocol/refusal.ts';
@@ -11,6 +10,7 @@ import { createCounterButton } from './counter-button.ts';
 import { h } from './dom.ts';
 import { askElicitation } from './elicitation-dialog.ts';
 import { listAllTools } from './list-tools.ts';
+import type { PageClient } from './modern-client.ts';
 import { renderCallError, renderResult } from './result-view.ts';
 import { createServerForm } from './server-form.ts';
 import { createStatusBar, type VerdictCounts } from './status-bar.ts';
@@ -83,9 +83,9 @@ mount('conversation').append(transcript.element);
 
 /** Connections are numbered: callbacks of a client the person has since replaced are ignored. */
 let generation = 0;
-let client: Promise<Client> | undefined;
+let client: Promise<PageClient> | undefined;
 
-function connectTo(server: string, own: number): Promise<Client> {
+function connectTo(server: string, own: number): Promise<PageClient> {
   return connect({
     url: new URL('/mcp', location.href),
     server,
@@ -171,6 +171,7 @@ async function start(server: string): Promise<void> {
   status.setConnection('connecting');
   document.body.dataset.ready = 'false';
   document.body.dataset.server = server;
+  document.body.dataset.revision = '';
   const address = new URL(location.href);
   if (server === '') address.searchParams.delete('server');
   else address.searchParams.set('server', server);
@@ -181,6 +182,7 @@ async function start(server: string): Promise<void> {
     const connected = await client;
     if (own !== generation) return;
     status.setConnection('connected', server === '' ? undefined : server);
+    document.body.dataset.revision = connected.revision;
     const listing = await listAllTools(connected);
     if (own !== generation) return;
     for (const tool of listing.tools) tools.set(tool.name, tool);

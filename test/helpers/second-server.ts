@@ -1,5 +1,6 @@
 // A small MCP server of its own for the "connect to any server" tests (not the demo): a 2026-07-28 server on the v2
-// SDK (`createMcpHandler`, which answers 2025-11-25 clients too), with one admitted tool and two a strict host refuses.
+// SDK (`createMcpHandler`, which answers 2025-11-25 clients too unless `legacy: 'reject'`), with one admitted tool and
+// two a strict host refuses.
 import { createMcpHandler, Server } from '@modelcontextprotocol/server';
 import { type ServedHandler, serveFetchHandler } from '../../examples/serve-fetch-handler.ts';
 
@@ -35,18 +36,26 @@ export const secondServerTools = [
   },
 ];
 
-export function createSecondServer(): SecondServer {
+export interface SecondServerOptions {
+  /** `'reject'`: a 2026-07-28-only server, which refuses 2025-era requests (`initialize`); default `'stateless'`. */
+  readonly legacy?: 'stateless' | 'reject';
+}
+
+export function createSecondServer(options: SecondServerOptions = {}): SecondServer {
   const calls: SecondServer['calls'] = [];
-  const handler = createMcpHandler(() => {
-    const server = new Server({ name: 'second-server', version: '1.0.0' }, { capabilities: { tools: {} } });
-    server.setRequestHandler('tools/list', async () => ({ tools: secondServerTools as never }));
-    server.setRequestHandler('tools/call', async (request) => {
-      calls.push({ name: request.params.name, arguments: request.params.arguments });
-      const word = String((request.params.arguments as { word?: unknown } | undefined)?.word);
-      return { content: [{ type: 'text', text: `${word}: found on the second server` }] };
-    });
-    return server;
-  });
+  const handler = createMcpHandler(
+    () => {
+      const server = new Server({ name: 'second-server', version: '1.0.0' }, { capabilities: { tools: {} } });
+      server.setRequestHandler('tools/list', async () => ({ tools: secondServerTools as never }));
+      server.setRequestHandler('tools/call', async (request) => {
+        calls.push({ name: request.params.name, arguments: request.params.arguments });
+        const word = String((request.params.arguments as { word?: unknown } | undefined)?.word);
+        return { content: [{ type: 'text', text: `${word}: found on the second server` }] };
+      });
+      return server;
+    },
+    { legacy: options.legacy ?? 'stateless' },
+  );
   let served: ServedHandler | undefined;
   let requests = 0;
   return {

@@ -1,0 +1,97 @@
+// The page's client for a server that speaks only MCP 2026-07-28: the v2 SDK client pinned to that revision (no
+// initialize; elicitation arrives as MRTR rounds, answered through its `elicitation/create` handler), with the same
+// schema policy as the v1 path: each listed tool compiled by the worker validator (refused ones left out), arguments
+// checked before a call is sent, structuredContent checked against outputSchema (a warning, as on the v1 path).
+import type { Client as ModernClient } from '@modelcontextprotocol/client';
+import type { CallToolResult, ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { type SchemaValidationOptions, toolRefusal, type Validator } from '../host/browser.ts';
+import type { ToolVerdict } from '../protocol/tool.ts';
+
+/** What the page needs of a connected client, whichever revision it speaks. */
+export interface PageClient {
+  /** The MCP revision this connection speaks. */
+  readonly revision: '2025-11-25' | '2026-07-28';
+  listTools(params?: { cursor?: string }): Promise<ListToolsResult>;
+  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+export interface ModernValidationOptions {
+  readonly validator: Validator;
+  readonly onWarning: NonNullable<SchemaValidationOptions['onWarning']>;
+  readonly onVerdicts: NonNullable<SchemaValidationOptions['onVerdicts']>;
+}
+
+type Issues = readonly { readonly path: string; readonly message: string }[];
+
+/** An error shaped like the v1 adapter's refusals (`data.code`, `data.issues`), so the conversation shows it alike. */
+const refused = (message: string, code: string, issues?: Issues): Error =>
+  Object.assign(new Error(message), { data: { code, ...(issues ? { issues } : {}) } });
+
+const listing = (issues: Issues): string => issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
+
+/** Wraps a connected v2 client (pinned to 2026-07-28) with the page's schema checks. */
+export function withModernValidation(client: ModernClient, options: ModernValidationOptions): PageClient {
+  const { validator, onWarning: warn } = options;
+  const verdicts = new Map<string, ToolVerdict>();
+
+  const listTools = async (params?: { cursor?: string }): Promise<ListToolsResult> => {
+    const result = (await client.listTools(params)) as unknown as ListToolsResult;
+    const compiled = result.tools.length > 0 ? await validator.compileTools(result.tools) : [];
+    const accepted: Tool[] = [];
+    for (const [i, tool] of result.tools.entries()) {
+      const verdict = compiled[i] as ToolVerdict;
+      verdicts.set(tool.name, verdict);
+      for (const side of [verdict.input, verdict.output]) {
+        if (side !== null && !side.ok) warn({ tool: tool.name, code: side.code, message: side.message });
+      }
+      for (const warning of verdict.warnings) warn({ tool: tool.name, code: warning.code, message: warning.message });
+      if (verdict.verdict === 'accepted') accepted.push(tool);
+    }
+    options.onVerdicts({ verdicts: compiled, fromCache: 0, compiled: compiled.length });
+    return { ...result, tools: accepted };
+  };
+
+  const callTool = async (params: { name: string; arguments?: Record<string, unknown> }): Promise<CallToolResult> => {
+    const { name } = params;
+    const verdict = verdicts.get(name);
+    if (verdict === undefined) throw refused(`Tool "${name}" was not listed; the call was not sent`, 'unknown_tool');
+    const refusal = toolRefusal(verdict);
+    if (refusal !== undefined) {
+      throw refused(
+        `Tool "${name}" is refused by schema policy (${refusal.code}: ${refusal.message}); the call was not sent`,
+        refusal.code,
+      );
+    }
+    const checked = await validator.validateArguments(verdict.fingerprint, params.arguments ?? {});
+    if ('refused' in checked) {
+      throw refused(`Tool "${name}": arguments cannot be checked (${checked.refused.code}); the call was not sent`, checked.refused.code);
+    }
+    if (!checked.valid) {
+      throw refused(
+        `Tool "${name}": invalid arguments, the call was not sent: ${listing(checked.issues)}`,
+        'invalid_arguments',
+        checked.issues,
+      );
+    }
+    const result = (await client.callTool(params)) as unknown as CallToolResult;
+    if (verdict.output?.ok === true && !result.isError) {
+      if (result.structuredContent === undefined) {
+        warn({
+          tool: name,
+          code: 'structured_content_missing',
+          message: `Tool "${name}" declares an outputSchema but returned no structuredContent`,
+        });
+      } else {
+        const outcome = await validator.validateStructured(verdict.fingerprint, result.structuredContent);
+        if (!('refused' in outcome) && !outcome.valid) {
+          const message = `Tool "${name}" returned structuredContent that does not match its outputSchema: ${listing(outcome.issues)}`;
+          warn({ tool: name, code: 'structured_content_invalid', message, issues: outcome.issues });
+        }
+      }
+    }
+    return result;
+  };
+
+  return { revision: '2026-07-28', listTools, callTool, close: () => client.close() };
+}
