@@ -1,6 +1,7 @@
 import { createSecondServer, type SecondServer } from '../test/helpers/second-server.ts';
-import { expect, openDemo, selectTool, test } from './demo-page.ts';
+import { expect, openDemo, test } from './demo-page.ts';
 import { connectPort } from './ports.ts';
+import { callLookup, connectTo, expectSecondServerRefusals } from './second-server-page.ts';
 
 // A server of the test's own, on the port the e2e web server allow-lists (`--allow http://127.0.0.1:<connectPort>`).
 let server: SecondServer;
@@ -13,12 +14,6 @@ test.afterAll(async () => {
   await server.close();
 });
 
-async function connectTo(page: import('@playwright/test').Page, url: string): Promise<void> {
-  await page.getByTestId('server-url').fill(url);
-  await page.getByTestId('server-connect').click();
-  await expect(page.locator('body')).toHaveAttribute('data-server', url);
-}
-
 test('connects to a second MCP server by URL, shows its refused tools with the reason, and calls the admitted one', async ({ page }) => {
   await openDemo(page);
   await connectTo(page, serverUrl);
@@ -26,26 +21,8 @@ test('connects to a second MCP server by URL, shows its refused tools with the r
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
   // The demo's tools are gone; the second server's are listed with their verdicts.
   await expect(page.getByTestId('tool-get_weather')).toHaveCount(0);
-  await expect(page.getByTestId('tools-count')).toHaveText('1 callable, 2 refused');
-
-  const repeat = page.getByTestId('tool-repeat_check');
-  await expect(repeat).toHaveAttribute('data-verdict', 'refused');
-  await expect(repeat.getByTestId('refusal-code')).toHaveText('invalid_pattern');
-  await expect(repeat.getByTestId('refusal-reason')).toContainText('#/properties/q/pattern: ');
-  await expect(repeat.getByTestId('refusal-reason')).toContainText('backreference');
-  await expect(repeat.getByRole('button')).toHaveCount(0);
-  const remote = page.getByTestId('tool-fetch_remote');
-  await expect(remote.getByTestId('refusal-code')).toHaveText('remote_ref');
-  await expect(remote.getByTestId('refusal-reason')).toContainText('https://schemas.example.net/item.json');
-
-  const form = await selectTool(page, 'lookup');
-  await form.getByTestId('field-word').fill('Oslo');
-  await expect(form.getByTestId('error-word')).toContainText('$.word: ');
-  await form.getByTestId('field-word').fill('oslo');
-  await expect(form).toHaveAttribute('data-validation', 'valid');
-  await form.getByTestId('call-button').click();
-  await expect(page.getByTestId('result').last()).toContainText('oslo: found on the second server');
-  expect(server.calls).toEqual([{ name: 'lookup', arguments: { word: 'oslo' } }]);
+  await expectSecondServerRefusals(page);
+  await callLookup(page, server, 'oslo');
 
   // The choice is kept in the address: a reload reconnects to the same server.
   await expect(page).toHaveURL(new RegExp(`[?&]server=${encodeURIComponent(serverUrl).replace(/[.]/g, '\\.')}`));
