@@ -1,6 +1,6 @@
 import { isLosslessNumber } from 'lossless-json';
 import { isDoubleText, maxExactExponent, parseExactDecimal } from './exact-decimal.ts';
-import { jsonStringBytes } from './json-string-bytes.ts';
+import { controlEscape, jsonStringBytes } from './json-string-bytes.ts';
 import { truncate } from './truncate.ts';
 
 /** Where a number whose JSON text is not exactly a double (`9007199254740993`, `0.5e-400`) sat in a copied document. */
@@ -52,6 +52,8 @@ export function createJsonObject(): Record<string, unknown> {
 }
 
 class Stop {
+  /** The keys from the offending value up to the root, added as the copy unwinds (no bookkeeping on success). */
+  readonly reversePath: (string | number)[] = [];
   constructor(
     readonly reason: CopyFailure['reason'],
     readonly detail: string,
@@ -59,9 +61,9 @@ class Stop {
 }
 
 interface CopyState {
-  readonly limits: CopyLimits;
+  readonly maxBytes: number;
+  readonly maxDepth: number;
   readonly bigNumbers: BigNumberSite[];
-  readonly path: (string | number)[];
   bytes: number;
   hasHugeNumber: boolean;
   numbers: number;
@@ -78,7 +80,15 @@ type Container = Record<string, unknown> | unknown[];
  * lone surrogate is not JSON here (I-JSON), so no validator ever meets one.
  */
 export function copyJson(input: unknown, limits: CopyLimits): CopyResult {
-  const state: CopyState = { limits, bigNumbers: [], path: [], bytes: 0, hasHugeNumber: false, numbers: 0, values: 0 };
+  const state: CopyState = {
+    maxBytes: limits.maxBytes,
+    maxDepth: limits.maxDepth,
+    bigNumbers: [],
+    bytes: 0,
+    hasHugeNumber: false,
+    numbers: 0,
+    values: 0,
+  };
   // The root sits in a one-element holder so that a site can point at it like at any other value.
   const holder: [unknown] = [undefined];
   try {
@@ -94,31 +104,38 @@ export function copyJson(input: unknown, limits: CopyLimits): CopyResult {
       values: state.values,
     };
   } catch (error) {
-    if (error instanceof Stop) return { ok: false, reason: error.reason, path: [...state.path], detail: error.detail };
-    if (error instanceof RangeError) return { ok: false, reason: 'too_deep', path: [], detail: 'nesting too deep to walk' };
-    // A getter or proxy that throws: not a JSON value either.
-    return {
-      ok: false,
-      reason: 'not_json',
-      path: [...state.path],
-      detail: `reading it failed (${error instanceof Error ? error.name : 'error'})`,
-    };
+    if (error instanceof Stop) return { ok: false, reason: error.reason, path: error.reversePath.reverse(), detail: error.detail };
+    // The call stack ran out first (a value nested deeper than the runtime can walk).
+    return { ok: false, reason: 'too_deep', path: [], detail: 'nesting too deep to walk' };
   }
+}
+
+/**
+ * Turns anything thrown below a key into a `Stop` that knows the key. A getter or proxy that throws is not a
+ * JSON value either; a `RangeError` (the call stack ran out) passes through untouched.
+ */
+function below(error: unknown, key: string | number): unknown {
+  if (error instanceof RangeError && !(error instanceof Stop)) return error;
+  const stop = error instanceof Stop ? error : new Stop('not_json', `reading it failed (${error instanceof Error ? error.name : 'error'})`);
+  stop.reversePath.push(key);
+  return stop;
 }
 
 function copyValue(state: CopyState, value: unknown, depth: number, container: Container, key: string | number): unknown {
   state.values++;
   if (typeof value !== 'object' || value === null) return copyScalar(state, value, container, key);
   if (isLosslessNumber(value)) return copyBig(state, (value as { value: string }).value, container, key);
-  if (depth >= state.limits.maxDepth) throw new Stop('too_deep', `nesting deeper than ${state.limits.maxDepth}`);
-  if (state.bytes > state.limits.maxBytes) throw new Stop('too_large', `more than ${state.limits.maxBytes} bytes`);
+  if (depth >= state.maxDepth) throw new Stop('too_deep', `nesting deeper than ${state.maxDepth}`);
+  if (state.bytes > state.maxBytes) throw new Stop('too_large', `more than ${state.maxBytes} bytes`);
   if (Array.isArray(value)) {
-    const out: unknown[] = new Array(value.length);
-    state.bytes += 1 + value.length;
-    for (let i = 0; i < value.length; i++) {
-      state.path.push(i);
-      out[i] = copyValue(state, value[i], depth + 1, out, i);
-      state.path.pop();
+    const length = value.length;
+    const out: unknown[] = new Array(length);
+    state.bytes += length === 0 ? 2 : 1 + length; // brackets and commas
+    let i = 0;
+    try {
+      for (; i < length; i++) out[i] = copyValue(state, value[i], depth + 1, out, i);
+    } catch (error) {
+      throw below(error, i);
     }
     return out;
   }
@@ -128,20 +145,58 @@ function copyValue(state: CopyState, value: unknown, depth: number, container: C
   }
   const out = createJsonObject();
   const keys = Object.keys(value);
-  state.bytes += 1 + keys.length;
+  state.bytes += keys.length === 0 ? 2 : 1 + keys.length; // braces and commas
   for (const k of keys) {
     // Validators encode keys into pointers (cfworker with encodeURI, which throws on a lone surrogate).
-    if (hasLoneSurrogate(k))
-      throw new Stop('not_json', `an object key has an unpaired UTF-16 surrogate: ${JSON.stringify(truncate(k, 40))}`);
-    state.path.push(k);
-    const child = (value as Record<string, unknown>)[k];
-    if (child !== undefined) {
-      state.bytes += jsonStringBytes(k) + 3;
+    const keyBytes = keyBytesOf(k);
+    if (keyBytes < 0) throw new Stop('not_json', `an object key has an unpaired UTF-16 surrogate: ${JSON.stringify(truncate(k, 40))}`);
+    try {
+      const child = (value as Record<string, unknown>)[k];
+      if (child === undefined) continue;
+      state.bytes += keyBytes + 3;
       out[k] = copyValue(state, child, depth + 1, out, k);
+    } catch (error) {
+      throw below(error, k);
     }
-    state.path.pop();
   }
   return out;
+}
+
+/**
+ * Keys repeat from call to call (a tool's arguments carry the same property names), so their sizes are memoised;
+ * the memo starts over when full, so hostile keys cost it nothing lasting.
+ */
+const keyBytesMemo = new Map<string, number>();
+const keyBytesMemoSize = 4096;
+
+function keyBytesOf(key: string): number {
+  let bytes = keyBytesMemo.get(key);
+  if (bytes === undefined) {
+    bytes = jsonKeyBytes(key);
+    if (keyBytesMemo.size >= keyBytesMemoSize) keyBytesMemo.clear();
+    keyBytesMemo.set(key, bytes);
+  }
+  return bytes;
+}
+
+/** UTF-8 bytes of a key inside its JSON string literal, or -1 when it holds a lone surrogate (one pass for both). */
+function jsonKeyBytes(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) {
+      if (code < 0x20 || code === 0x22 || code === 0x5c) bytes += code < 0x20 ? controlEscape(code) : 1;
+    } else if (code < 0x800) bytes += 1;
+    else if (code < 0xd800 || code > 0xdfff) bytes += 2;
+    else {
+      if (code >= 0xdc00) return -1;
+      const next = text.charCodeAt(i + 1);
+      if (!(next >= 0xdc00 && next <= 0xdfff)) return -1;
+      bytes += 2; // a surrogate pair: two UTF-16 units, four bytes
+      i++;
+    }
+  }
+  return bytes;
 }
 
 function copyScalar(state: CopyState, value: unknown, container: Container, key: string | number): unknown {
@@ -154,7 +209,7 @@ function copyScalar(state: CopyState, value: unknown, container: Container, key:
       return value;
     case 'number':
       if (!Number.isFinite(value)) throw new Stop('not_json', `${String(value)} is not a JSON number`);
-      state.bytes += String(value).length;
+      state.bytes += numberBytes(value);
       state.numbers++;
       if (value >= 2 ** 53 || value <= -(2 ** 53)) state.hasHugeNumber = true;
       return value;
@@ -167,6 +222,13 @@ function copyScalar(state: CopyState, value: unknown, container: Container, key:
       }
       throw new Stop('not_json', `${typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`} is not a JSON value`);
   }
+}
+
+/** The length of a number's JSON text; small integers are counted without making the text. */
+function numberBytes(value: number): number {
+  if (value >= 0 && value < 1e6 && Number.isInteger(value))
+    return value < 10 ? 1 : value < 100 ? 2 : value < 1000 ? 3 : value < 1e4 ? 4 : value < 1e5 ? 5 : 6;
+  return String(value).length;
 }
 
 function copyBig(state: CopyState, text: string, container: Container, key: string | number): number {

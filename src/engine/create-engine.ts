@@ -10,7 +10,7 @@ import { EngineError } from './engine-error.ts';
 import { hashText, toolCanonicalJson } from './fingerprint.ts';
 import { createLruCache } from './lru-cache.ts';
 import { parseJson } from './parse-json.ts';
-import { policyHash, resolvePolicy } from './policy.ts';
+import { resolvePolicy } from './policy.ts';
 import type { SchemaValidatorAdapter } from './schema-validator-adapter.ts';
 import type { FormatMode } from './walk-schema.ts';
 
@@ -54,7 +54,6 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const policy = resolvePolicy(options.policy);
   const adapter = options.adapter ?? createCfworkerAdapter();
   const capacity = options.cacheSize ?? 4096;
-  const keySuffix = `${adapter.id}|${policyHash(policy)}`;
   const schemas = createLruCache<string, CompileResult>(capacity, {
     maxWeight: options.maxCacheBytes ?? 64 * 1024 * 1024,
     weigh: compiledWeight,
@@ -71,7 +70,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
 
   const compileByFingerprint = (schema: unknown, print: string | undefined, formats: FormatMode): CompileResult => {
     if (print === undefined) return compileUnhashable(schema, formats);
-    const key = `${print}|${formats}|${keySuffix}`;
+    const key = cacheKey(print, formats);
     const cached = schemas.get(key);
     if (cached !== undefined) {
       counters.cacheHits++;
@@ -99,7 +98,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const compile: Engine['compile'] = async (schema, formats = 'annotate') => compileNow(schema, formats);
 
   const compiled = (print: string, formats: FormatMode): CompileResult => {
-    const cached = schemas.get(`${print}|${formats}|${keySuffix}`);
+    const cached = schemas.get(cacheKey(print, formats));
     if (cached === undefined) throw new EngineError('UNKNOWN_FINGERPRINT', `no schema with fingerprint ${print} is compiled here`);
     counters.cacheHits++;
     return cached;
@@ -214,6 +213,14 @@ export function createEngine(options: EngineOptions = {}): Engine {
       return { cachedSchemas: schemas.size, cachedTools: tools.size, ...counters };
     },
   };
+}
+
+/**
+ * A compiled schema's key in this engine's cache (one policy, one adapter): the fingerprint alone for tool schemas,
+ * so a validation by fingerprint builds no string; elicitation schemas, compiled with formats asserted, apart.
+ */
+function cacheKey(print: string, formats: FormatMode): string {
+  return formats === 'annotate' ? print : `${print}|${formats}`;
 }
 
 /** A refused tool is refused for every check, whichever of its schemas was refused. */

@@ -25,6 +25,13 @@ const visit = 16;
 const tick = 1;
 /** Hashing (or comparing) one JSON node for `uniqueItems`: about 50 ns. */
 const hashTicks = 4;
+/**
+ * A branch costs the validator a scope record and a location of its own, and a failed one errors that are copied
+ * up and then dropped: about two visits more.
+ */
+export const branchTicks = 2 * visit;
+// The static ceiling (work-bound.ts) charges what this estimate charges, in the same units.
+export { tick as tickCost, visit as visitTicks };
 
 type Scan = DuplicateScan & { readonly total: number; readonly rowsCost: number };
 
@@ -74,9 +81,7 @@ export function estimateWork(checked: CheckedSchema, instance: unknown, budget: 
     for (const sub of plan.inPlace) push(walk, value, sub, anchor);
     const branchAnchor = plan.recursiveAnchor ? anchor : null;
     for (const sub of plan.branches) push(walk, value, sub, branchAnchor);
-    // A branch costs the validator a scope record and a location of its own, and a failed one errors that are
-    // copied up and then dropped: about two visits more.
-    walk.work += 2 * plan.branches.length * visit;
+    walk.work += plan.branches.length * branchTicks;
     if (typeof value === 'object' && value !== null) {
       walk.work += plan.structuredEquality * tick;
       if (Array.isArray(value)) visitArray(walk, plan, value, anchor);

@@ -1,15 +1,28 @@
-/** Bytes a string's characters take inside a JSON string literal (UTF-8, escapes counted), without allocating. */
+/**
+ * Bytes a string's characters take inside a JSON string literal as `JSON.stringify` writes it (UTF-8, escapes
+ * counted, a lone surrogate as its `\uXXXX` escape), without allocating.
+ */
 export function jsonStringBytes(text: string): number {
   let bytes = text.length;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code < 0x80) {
-      if (code < 0x20 || code === 0x22 || code === 0x5c) bytes += code < 0x20 ? 5 : 1;
+      if (code < 0x20 || code === 0x22 || code === 0x5c) bytes += code < 0x20 ? controlEscape(code) : 1;
     } else if (code < 0x800) bytes += 1;
-    else if (code >= 0xd800 && code <= 0xdbff) {
+    else if (code < 0xd800 || code > 0xdfff) bytes += 2;
+    else if (code <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1))) {
       bytes += 2; // a surrogate pair: two UTF-16 units, four bytes
       i++;
-    } else bytes += 2;
+    } else bytes += 5;
   }
   return bytes;
+}
+
+/** Extra bytes of a control character's escape: `\n` and its kind take two characters, the rest `\u00XX`. */
+export function controlEscape(code: number): number {
+  return code === 0x08 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d ? 1 : 5;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
 }

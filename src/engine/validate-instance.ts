@@ -8,6 +8,7 @@ import { estimateWork } from './estimate-work.ts';
 import { exactValidation, needsExactPath } from './exact-numbers.ts';
 import { jsonPath } from './json-path.ts';
 import type { CompiledAdapterSchema, SchemaValidatorAdapter } from './schema-validator-adapter.ts';
+import { withinBound, workBound } from './work-bound.ts';
 
 /** Everything a compiled schema needs to validate. */
 export interface ValidationContext {
@@ -36,14 +37,19 @@ export function validateInstance(context: ValidationContext, instance: unknown):
   }
   // Bounded by construction: the cost is estimated first, and an instance over the budget never reaches the
   // validator (the exact-number path validates the same values, so the same estimate covers it).
+  // A small instance on a schema with a static ceiling (work-bound.ts) is within budget without the co-walk.
   const value = copied.holder[0];
   const exact = needsExactPath(context.checked, copied);
-  const hugeNumbers = exact ? copied.numbers + context.checked.bigNumbers.length : 0;
-  const estimate = estimateWork(context.checked, value, policy.maxWork, { multipleOfCost: 2 * hugeNumbers });
-  if (estimate.overBudget) {
-    return invalid([{ path: '$', keyword: 'maxWork', message: `checking this value would take more than ${policy.maxWork} steps` }]);
+  let uniqueItemsHold = true;
+  if (exact || !withinBound(workBound(context.checked), copied.values, copied.bytes, policy.maxWork)) {
+    const hugeNumbers = exact ? copied.numbers + context.checked.bigNumbers.length : 0;
+    const estimate = estimateWork(context.checked, value, policy.maxWork, { multipleOfCost: 2 * hugeNumbers });
+    if (estimate.overBudget) {
+      return invalid([{ path: '$', keyword: 'maxWork', message: `checking this value would take more than ${policy.maxWork} steps` }]);
+    }
+    uniqueItemsHold = estimate.uniqueItemsHold;
   }
-  const options = { uniqueItemsHold: estimate.uniqueItemsHold, maxFailures: policy.maxIssues + 1 };
+  const options = { uniqueItemsHold, maxFailures: policy.maxIssues + 1 };
   let issues: Issue[];
   try {
     if (exact) issues = exactValidation(context, copied, options);
