@@ -2,6 +2,8 @@
 // malformed, lone surrogates in keys fail closed, and an `$id` inside an unknown keyword is no identifier.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { LosslessNumber, parse as losslessParse } from 'lossless-json';
 import { compareExact, isDoubleText, parseExactDecimal } from '../src/engine/exact-decimal.ts';
 import { createEngine, parseJson } from '../src/engine/index.ts';
 import { assertValid, issuesOf, lossless, refuse } from './fixtures/engine/helpers.ts';
@@ -158,5 +160,73 @@ describe('$id inside an unknown keyword', () => {
     assertValid(schema, 'a string');
     assert.equal(issuesOf(schema, null)[0]?.path, '$');
     assert.equal(issuesOf(schema, 1)[0]?.path, '$');
+  });
+});
+
+describe('parseJson: native parsing where every number is a double', () => {
+  /** What the lossless parser alone makes of the text: the reference the native fast path must equal. */
+  const reference = (text: string): unknown =>
+    losslessParse(text, undefined, (digits: string) => (isDoubleText(digits) ? Number(digits) : new LosslessNumber(digits)));
+  const numberText = fc.oneof(
+    fc.integer().map(String),
+    fc.double({ noNaN: true, noDefaultInfinity: true }).map((n) => JSON.stringify(n)),
+    fc.constantFrom(
+      '9007199254740993',
+      '-9007199254740993',
+      '1e400',
+      '-1e-400',
+      '4503599627370496.5',
+      '0.1',
+      '1e5',
+      '1E+2',
+      '-0',
+      '123456789012345',
+      '1234567890123456',
+      '0.30000000000000004',
+      '1.0',
+    ),
+  );
+  const text = fc
+    .tuple(fc.jsonValue({ maxDepth: 3 }), fc.array(numberText, { maxLength: 4 }), fc.array(fc.string(), { maxLength: 3 }))
+    .map(
+      ([value, numbers, keys]) =>
+        `{"v":${JSON.stringify(value)},"n":[${numbers.join(',')}],"k":${JSON.stringify(Object.fromEntries(keys.map((key, i) => [`${key}${i}`, i])))}}`,
+    );
+
+  it('gives exactly what the lossless parser gives, numbers past doubles kept exact (fast-check)', () => {
+    fc.assert(
+      fc.property(text, (json) => {
+        const parsed = parseJson(json, { maxBytes: 1 << 20, maxDepth: 64 });
+        assert.ok(parsed.ok);
+        assert.deepStrictEqual(parsed.value, reference(json));
+      }),
+      { numRuns: 500, seed: 20261130 },
+    );
+  });
+
+  it('keeps the lossless parser’s messages for malformed text', () => {
+    for (const bad of ['{"a": [1, 2', '[1.2.3]', '{"a" 1}', '\ufeff{}', '[--1]', '{"a": tru}']) {
+      const parsed = parseJson(bad, { maxBytes: 1 << 20, maxDepth: 64 });
+      assert.equal(parsed.ok, false, bad);
+      let expected = '';
+      try {
+        reference(bad);
+      } catch (error) {
+        expected = (error as Error).message;
+      }
+      assert.ok(!parsed.ok);
+      assert.equal(parsed.message, expected, bad);
+    }
+  });
+
+  it('still finds duplicate keys, __proto__ included, on the native path', () => {
+    for (const dup of ['{"a":1,"a":1}', '{"x":{"b":2,"b":3}}', '{"__proto__":{},"__proto__":{}}']) {
+      const parsed = parseJson(dup, { maxBytes: 1 << 20, maxDepth: 64 });
+      assert.equal(parsed.ok, false, dup);
+    }
+    const proto = parseJson('{"__proto__":{"polluted":1}}', { maxBytes: 1 << 20, maxDepth: 64 });
+    assert.ok(proto.ok);
+    assert.deepEqual(Object.keys(proto.value as object), ['__proto__']);
+    assert.equal((proto.value as { polluted?: unknown }).polluted, undefined);
   });
 });
