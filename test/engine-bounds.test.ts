@@ -44,9 +44,27 @@ function countVisits(schema: unknown, instance: unknown, draft: SchemaDraft): nu
   };
   const root = wrap(schema) as Schema;
   const lookup = dereference(root);
+  pinSkippedRefs(root, Object.keys(lookup)[0] ?? '');
   counting = true;
   validate(instance, root, draft, lookup, false);
   return visits;
+}
+
+/**
+ * cfworker's indexer skips subschemas under some keys (`dependencies` entries named `constructor`, for one), so
+ * their `$ref`s never get an absolute URI and fail to resolve; the engine's adapter pins them (pinMissedRefs), and
+ * so does this oracle, for the same-document references the generated schemas use.
+ */
+function pinSkippedRefs(root: unknown, base: string): void {
+  const pending: unknown[] = [root];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    const record = node as Record<string, unknown>;
+    if (typeof record.$ref === 'string' && record.$ref.startsWith('#') && record.__absolute_ref__ === undefined)
+      record.__absolute_ref__ = `${base.split('#')[0]}${record.$ref}`;
+    for (const child of Object.values(record)) pending.push(child);
+  }
 }
 
 /** `$defs` d0..d11 where each level applies the one below twice: 2^11 leaves per value. */

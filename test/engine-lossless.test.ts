@@ -224,6 +224,12 @@ describe('parseJson: native parsing where every number is a double', () => {
       const parsed = parseJson(dup, { maxBytes: 1 << 20, maxDepth: 64 });
       assert.equal(parsed.ok, false, dup);
     }
+    // Different values: the lossless parser's own words, whichever parser ran first.
+    assert.deepEqual(parseJson('{"x":{"b":2,"b":3}}', { maxBytes: 1 << 20, maxDepth: 64 }), {
+      ok: false,
+      code: 'malformed',
+      message: "Duplicate key 'b' encountered at position 13",
+    });
     const proto = parseJson('{"__proto__":{"polluted":1}}', { maxBytes: 1 << 20, maxDepth: 64 });
     assert.ok(proto.ok);
     assert.deepEqual(Object.keys(proto.value as object), ['__proto__']);

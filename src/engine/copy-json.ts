@@ -148,7 +148,7 @@ function copyValue(state: CopyState, value: unknown, depth: number, container: C
   state.bytes += keys.length === 0 ? 2 : 1 + keys.length; // braces and commas
   for (const k of keys) {
     // Validators encode keys into pointers (cfworker with encodeURI, which throws on a lone surrogate).
-    const keyBytes = keyBytesOf(k);
+    const keyBytes = jsonKeyBytes(k);
     if (keyBytes < 0) throw new Stop('not_json', `an object key has an unpaired UTF-16 surrogate: ${JSON.stringify(truncate(k, 40))}`);
     try {
       const child = (value as Record<string, unknown>)[k];
@@ -160,23 +160,6 @@ function copyValue(state: CopyState, value: unknown, depth: number, container: C
     }
   }
   return out;
-}
-
-/**
- * Keys repeat from call to call (a tool's arguments carry the same property names), so their sizes are memoised;
- * the memo starts over when full, so hostile keys cost it nothing lasting.
- */
-const keyBytesMemo = new Map<string, number>();
-const keyBytesMemoSize = 4096;
-
-function keyBytesOf(key: string): number {
-  let bytes = keyBytesMemo.get(key);
-  if (bytes === undefined) {
-    bytes = jsonKeyBytes(key);
-    if (keyBytesMemo.size >= keyBytesMemoSize) keyBytesMemo.clear();
-    keyBytesMemo.set(key, bytes);
-  }
-  return bytes;
 }
 
 /** UTF-8 bytes of a key inside its JSON string literal, or -1 when it holds a lone surrogate (one pass for both). */

@@ -34,9 +34,17 @@ export function parseJson(text: string, limits: ParseJsonLimits): ParseJsonResul
   } catch (error) {
     return { ok: false, code: 'malformed', message: error instanceof Error ? error.message : String(error) };
   }
-  // lossless-json keeps one member per repeated key when the values are equal: every ':' outside strings is a
-  // member, so fewer keys than that means a repeat somewhere.
+  // lossless-json keeps one member per repeated key when the values are equal (the native parser always does):
+  // every ':' outside strings is a member, so fewer keys than that means a repeat somewhere.
   if (countKeys(value) !== scan.members) {
+    // The lossless parser names a repeat with different values itself: the same message whichever parsed first.
+    if (!scan.inexactNumber) {
+      try {
+        parseLossless(text);
+      } catch (error) {
+        return { ok: false, code: 'malformed', message: error instanceof Error ? error.message : String(error) };
+      }
+    }
     const duplicate = findDuplicateKey(text);
     const where = duplicate === undefined ? '' : ` ${JSON.stringify(duplicate.key.slice(0, 60))} at position ${duplicate.position}`;
     return { ok: false, code: 'malformed', message: `duplicate object key${where}` };
