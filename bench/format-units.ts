@@ -2,6 +2,7 @@
 
 /** `812 ns`, `4.31 µs`, `1.27 ms`: three significant digits. */
 export function formatNs(ns: number): string {
+  if (ns < 0) return `−${formatNs(-ns)}`;
   if (ns < 1_000) return `${ns.toFixed(0)} ns`;
   if (ns < 1_000_000) return `${precise(ns / 1_000)} µs`;
   return `${precise(ns / 1_000_000)} ms`;

@@ -33,13 +33,26 @@ export interface SpawnNodeWorkerOptions {
    * makes the worker post it on the data lane instead, as in a browser that is not cross-origin isolated.
    */
   readonly sharedMemory?: boolean;
+  /**
+   * After answering, the worker polls its lane this many microseconds (default 50, at most 1,000) before it goes
+   * back to sleep, so a host that awaits each call has its next request served without waking the thread: about a
+   * third of the round-trip latency here, for at most this much CPU after each message. `0` turns it off
+   * (docs/decisions/013-idle-spin.md).
+   */
+  readonly idleSpinMicros?: number;
 }
+
+/** The worker's default spin window after each answer, in microseconds. */
+export const defaultIdleSpinMicros = 50;
 
 /** Spawns the engine in a Node `worker_threads` worker running compiled JavaScript (tsx only from the sources). */
 export function spawnNodeWorker(options: SpawnNodeWorkerOptions = {}): SpawnWorker {
   const entry = options.entry ?? defaultNodeWorkerEntry();
   return (): WorkerHandle => {
-    const worker = new Worker(entry, { resourceLimits: options.resourceLimits ?? { maxOldGenerationSizeMb: 256 } });
+    const worker = new Worker(entry, {
+      resourceLimits: options.resourceLimits ?? { maxOldGenerationSizeMb: 256 },
+      workerData: { idleSpinMicros: options.idleSpinMicros ?? defaultIdleSpinMicros },
+    });
     options.onSpawn?.(worker);
     worker.unref();
     let crashed = false;

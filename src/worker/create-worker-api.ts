@@ -4,10 +4,11 @@ import type { LanePort, WorkerApi, WorkerRequest, WorkerResponse } from '../prot
 import { runRequest } from './run-request.ts';
 
 /**
- * Delivers every message arriving on the lane to `onMessage`. The entry supplies the platform's way: Node's
- * `port.on('message')` hands over the data directly; the browser default sets `onmessage`.
+ * Delivers every message arriving on the lane to `onMessage`, which answers whether the worker is idle after it
+ * (no batch waits on an asynchronous answer). The entry supplies the platform's way: Node's `port.on('message')`
+ * hands over the data directly; the browser default sets `onmessage`.
  */
-export type ListenLane = (lane: LanePort, onMessage: (data: unknown) => void) => void;
+export type ListenLane = (lane: LanePort, onMessage: (data: unknown) => boolean) => void;
 
 const listenWeb: ListenLane = (lane, onMessage) => {
   (lane as unknown as MessagePort).onmessage = (event: MessageEvent) => onMessage(event.data);
@@ -155,7 +156,10 @@ export function createWorkerApi(options: EngineOptions = {}, listen: ListenLane 
       lane = port;
       shared = init.progress === undefined ? undefined : new Int32Array(init.progress);
       if (init.engine.policy !== undefined) engine = createEngine({ ...options, policy: init.engine.policy });
-      listen(port, (data) => submit({ firstSeq: (data as LaneBatch)[0] as number, lane: data as LaneBatch }));
+      listen(port, (data) => {
+        submit({ firstSeq: (data as LaneBatch)[0] as number, lane: data as LaneBatch });
+        return !running;
+      });
     },
     run(requests, firstSeq) {
       return new Promise((resolve) => submit({ firstSeq, requests, resolve }));
