@@ -78,6 +78,47 @@ describe('the idle spin', () => {
     assert.equal(lane.polls.count, 1);
   });
 
+  it('stops polling when a poll finds the thread was preempted, and stays off for a doubling back-off', () => {
+    const clock = { now: 0 };
+    const queue: unknown[] = [];
+    let jump = 0;
+    let polls = 0;
+    let handler: (data: unknown) => void = () => assert.fail('not listening');
+    const port = { on: (_event: string, listener: (data: unknown) => void) => (handler = listener) } as unknown as MessagePort;
+    const receive = () => {
+      polls++;
+      clock.now += 0.001 + jump;
+      jump = 0;
+      return queue.length > 0 ? { message: queue.shift() } : undefined;
+    };
+    listenWithSpin(0.05, receive, () => clock.now)(port as never, () => true);
+    // A clean spin: about 50 polls of 1 µs each, then back to sleep.
+    handler('a');
+    assert.ok(polls >= 45 && polls <= 55, `${polls} polls`);
+    // The thread loses its core for 3 ms during a poll: polling stops there.
+    polls = 0;
+    jump = 3;
+    handler('b');
+    assert.equal(polls, 1);
+    // Off for 50 ms: a message 10 ms later is served without polling.
+    polls = 0;
+    clock.now += 10;
+    handler('c');
+    assert.equal(polls, 0);
+    // After the back-off it polls again; preempted again, the next back-off is 100 ms.
+    clock.now += 50;
+    jump = 3;
+    handler('d');
+    assert.equal(polls, 1);
+    polls = 0;
+    clock.now += 60;
+    handler('e');
+    assert.equal(polls, 0, 'still off 60 ms later');
+    clock.now += 50;
+    handler('f');
+    assert.ok(polls >= 45, 'polling again after 110 ms');
+  });
+
   it('reads the window from workerData in microseconds, capped at 1 ms; anything else turns it off', () => {
     assert.equal(idleSpinMs({ idleSpinMicros: 50 }), 0.05);
     assert.equal(idleSpinMs({ idleSpinMicros: 1e9 }), 1);
