@@ -1,38 +1,41 @@
 // The Node worker's idle spin (src/worker/spin-lane.ts): after an answer it takes queued messages off the lane for a
-// short window, only while idle, and the real worker answers the same with the spin on or off.
+// short window, only while idle and only while waking up is slow, and the real worker answers the same either way.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { MessagePort } from 'node:worker_threads';
 import { createValidator, spawnNodeWorker } from '../src/host/node.ts';
-import { idleSpinMs, listenWithSpin } from '../src/worker/spin-lane.ts';
+import { idleSpinMs, listenWithSpin, probeEvery, slowWakeMicros } from '../src/worker/spin-lane.ts';
 
-/** A lane whose 'message' event the test fires by hand, with a queue `receive` takes from, and a clock it moves. */
-function fakeLane(queue: unknown[], clock: { now: number }, tick: number) {
+/** A clock the test moves: `now` in ms; epoch microseconds follow it. */
+function testClock() {
+  const time = { now: 0 };
+  return { time, clock: { now: () => time.now, epochMicros: () => 1e15 + time.now * 1000 } };
+}
+
+/** A lane whose 'message' event the test fires by hand, with a queue `receive` takes from; each poll costs `tick` ms. */
+function fakeLane(queue: unknown[], time: { now: number }, tick: number) {
   let handler: (data: unknown) => void = () => assert.fail('not listening');
   const port = { on: (_event: string, listener: (data: unknown) => void) => (handler = listener) } as unknown as MessagePort;
-  const polls = { count: 0 };
+  const polls = { count: 0, jump: 0 };
   const receive = () => {
     polls.count++;
-    clock.now += tick;
+    time.now += tick + polls.jump;
+    polls.jump = 0;
     return queue.length > 0 ? { message: queue.shift() } : undefined;
   };
   return { port, receive, polls, fire: (data: unknown) => handler(data) };
 }
 
+/** No stamp in shared memory: nothing measured, so polling stays on. */
+const noStamp = () => undefined;
+
 describe('the idle spin', () => {
   it('serves messages queued during the window, restarting it with each, then stops polling', () => {
-    const clock = { now: 0 };
-    const queue: unknown[] = ['b', 'c'];
-    const lane = fakeLane(queue, clock, 0.01);
+    const { time, clock } = testClock();
+    const lane = fakeLane(['b', 'c'], time, 0.01);
     const seen: unknown[] = [];
-    listenWithSpin(
-      0.05,
-      lane.receive,
-      () => clock.now,
-    )(lane.port as never, (data) => {
-      seen.push(data);
-      return true;
-    });
+    const onMessage = (data: unknown) => seen.push(data) > 0;
+    listenWithSpin(0.05, lane.receive, clock)(lane.port as never, onMessage, noStamp);
     lane.fire('a');
     assert.deepEqual(seen, ['a', 'b', 'c']);
     // After 'c' the window (0.05 ms) runs out on empty polls of 0.01 ms each: five or six of them, never endless.
@@ -44,17 +47,10 @@ describe('the idle spin', () => {
       [0.05, false],
       [0, true],
     ] as const) {
-      const clock = { now: 0 };
-      const lane = fakeLane(['queued'], clock, 0.01);
+      const { time, clock } = testClock();
+      const lane = fakeLane(['queued'], time, 0.01);
       const seen: unknown[] = [];
-      listenWithSpin(
-        spinMs,
-        lane.receive,
-        () => clock.now,
-      )(lane.port as never, (data) => {
-        seen.push(data);
-        return idle;
-      });
+      listenWithSpin(spinMs, lane.receive, clock)(lane.port as never, (data) => seen.push(data) > 0 && idle, noStamp);
       lane.fire('a');
       assert.deepEqual(seen, ['a']);
       assert.equal(lane.polls.count, 0);
@@ -62,61 +58,57 @@ describe('the idle spin', () => {
   });
 
   it('stops at once when a message it took leaves the worker busy', () => {
-    const clock = { now: 0 };
-    const lane = fakeLane(['compile', 'later'], clock, 0.01);
+    const { time, clock } = testClock();
+    const lane = fakeLane(['compile', 'later'], time, 0.01);
     const seen: unknown[] = [];
-    listenWithSpin(
-      0.05,
-      lane.receive,
-      () => clock.now,
-    )(lane.port as never, (data) => {
-      seen.push(data);
-      return data !== 'compile';
-    });
+    listenWithSpin(0.05, lane.receive, clock)(lane.port as never, (data) => seen.push(data) > 0 && data !== 'compile', noStamp);
     lane.fire('a');
     assert.deepEqual(seen, ['a', 'compile']);
     assert.equal(lane.polls.count, 1);
   });
 
-  it('stops polling when a poll finds the thread was preempted, and stays off for a doubling back-off', () => {
-    const clock = { now: 0 };
+  it('polls only after a slow delivery, and lets one message in probeEvery come through the event loop', () => {
+    const { time, clock } = testClock();
     const queue: unknown[] = [];
-    let jump = 0;
-    let polls = 0;
-    let handler: (data: unknown) => void = () => assert.fail('not listening');
-    const port = { on: (_event: string, listener: (data: unknown) => void) => (handler = listener) } as unknown as MessagePort;
-    const receive = () => {
-      polls++;
-      clock.now += 0.001 + jump;
-      jump = 0;
-      return queue.length > 0 ? { message: queue.shift() } : undefined;
+    const lane = fakeLane(queue, time, 0.001);
+    let posted = 0;
+    listenWithSpin(0.05, lane.receive, clock)(
+      lane.port as never,
+      () => true,
+      () => posted,
+    );
+    // Delivered 10 µs after the host posted it: waking is cheap, no polling.
+    posted = clock.epochMicros() - 10;
+    lane.fire('fast');
+    assert.equal(lane.polls.count, 0);
+    // Delivered slowly: polling, which serves what is queued, at most probeEvery in a row.
+    posted = clock.epochMicros() - slowWakeMicros;
+    for (let i = 0; i < 2 * probeEvery; i++) queue.push(i);
+    lane.fire('slow');
+    assert.equal(queue.length, 2 * probeEvery - probeEvery, 'stopped after probeEvery served messages');
+  });
+
+  it('stops polling when a poll finds the thread was preempted, and stays off for a doubling back-off', () => {
+    const { time, clock } = testClock();
+    const lane = fakeLane([], time, 0.001);
+    listenWithSpin(0.05, lane.receive, clock)(lane.port as never, () => true, noStamp);
+    const fire = (jump: number) => {
+      lane.polls.count = 0;
+      lane.polls.jump = jump;
+      lane.fire('m');
+      return lane.polls.count;
     };
-    listenWithSpin(0.05, receive, () => clock.now)(port as never, () => true);
-    // A clean spin: about 50 polls of 1 µs each, then back to sleep.
-    handler('a');
-    assert.ok(polls >= 45 && polls <= 55, `${polls} polls`);
-    // The thread loses its core for 3 ms during a poll: polling stops there.
-    polls = 0;
-    jump = 3;
-    handler('b');
-    assert.equal(polls, 1);
-    // Off for 50 ms: a message 10 ms later is served without polling.
-    polls = 0;
-    clock.now += 10;
-    handler('c');
-    assert.equal(polls, 0);
-    // After the back-off it polls again; preempted again, the next back-off is 100 ms.
-    clock.now += 50;
-    jump = 3;
-    handler('d');
-    assert.equal(polls, 1);
-    polls = 0;
-    clock.now += 60;
-    handler('e');
-    assert.equal(polls, 0, 'still off 60 ms later');
-    clock.now += 50;
-    handler('f');
-    assert.ok(polls >= 45, 'polling again after 110 ms');
+    const clean = fire(0);
+    assert.ok(clean >= 45 && clean <= 55, `${clean} polls`);
+    assert.equal(fire(3), 1, 'preempted for 3 ms: polling stops there');
+    time.now += 10;
+    assert.equal(fire(0), 0, 'off for 50 ms');
+    time.now += 50;
+    assert.equal(fire(3), 1, 'on again, preempted again: the next back-off is 100 ms');
+    time.now += 60;
+    assert.equal(fire(0), 0, 'still off 60 ms later');
+    time.now += 50;
+    assert.ok(fire(0) >= 45, 'polling again after 110 ms');
   });
 
   it('reads the window from workerData in microseconds, capped at 1 ms; anything else turns it off', () => {

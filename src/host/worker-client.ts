@@ -23,6 +23,8 @@ interface Live {
   readonly lane: LaneEnd;
   /** Where the worker stores the number of its last finished request; undefined: it posts progress on the lane. */
   readonly shared: Int32Array | undefined;
+  /** Where the host notes when it posted its last batch (µs since the epoch), beside the progress slots. */
+  readonly postedAt: BigInt64Array | undefined;
   /** Batches sent and not yet answered, oldest first: the worker answers them in this order. */
   readonly batches: Pending[][];
   /** Requests in `batches`. */
@@ -93,12 +95,15 @@ export function createWorkerClient(options: WorkerClientOptions): WorkerClient {
     const remote = wrap<WorkerApi>(handle.endpoint);
     // Messages arrive asynchronously, so `state` is set by the time the first one does.
     const { port: lane, remote: workerLane } = handle.lane((data) => received(state, data));
-    const shared = handle.sharedMemory && typeof SharedArrayBuffer === 'function' ? new Int32Array(new SharedArrayBuffer(8)) : undefined;
+    const memory = handle.sharedMemory && typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(16) : undefined;
+    const shared = memory === undefined ? undefined : new Int32Array(memory, 0, 2);
+    const postedAt = memory === undefined ? undefined : new BigInt64Array(memory, 8, 1);
     const state: Live = {
       handle,
       remote,
       lane,
       shared,
+      postedAt,
       batches: [],
       inFlight: 0,
       sent: 0,
@@ -113,7 +118,7 @@ export function createWorkerClient(options: WorkerClientOptions): WorkerClient {
     };
     handle.onCrash((reason) => crashed(state, reason));
     state.startup = setTimeout(() => crashed(state, `it did not start within ${startupMs} ms`), startupMs);
-    const progress = shared === undefined ? {} : { progress: shared.buffer as SharedArrayBuffer };
+    const progress = memory === undefined ? {} : { progress: memory };
     // The lane crosses once, through Comlink; from here on batches travel on it without Comlink's per-call wrapping.
     remote.init(transfer(workerLane, [workerLane]), { engine: options.engine, ...progress }).then(
       () => {
@@ -300,6 +305,8 @@ export function createWorkerClient(options: WorkerClientOptions): WorkerClient {
     try {
       const message = startBatch(first);
       for (const pending of batch) putRequest(message, encodeRequest(pending.request));
+      if (state.postedAt !== undefined)
+        Atomics.store(state.postedAt, 0, BigInt(Math.round((performance.timeOrigin + performance.now()) * 1000)));
       state.lane.postMessage(message);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

@@ -69,7 +69,9 @@ export interface WorkerInit {
   /**
    * Shared memory for progress, when the platform can share it with the worker: `Int32Array` slots the worker
    * `Atomics.store`s sequence numbers into (modulo 2^32): [0] each finished request's, [1] (when the buffer has
-   * room) each started request's. Absent: finished requests as lane messages, starts not reported.
+   * room) each started request's; bytes 8–15 (when there) the host's clock when it posted its last batch, in
+   * microseconds since the epoch as a `BigInt64` (the Node worker learns from it how long a wake-up takes).
+   * Absent: finished requests as lane messages, starts not reported.
    */
   readonly progress?: SharedArrayBuffer;
 }

@@ -5,10 +5,11 @@ import { runRequest } from './run-request.ts';
 
 /**
  * Delivers every message arriving on the lane to `onMessage`, which answers whether the worker is idle after it
- * (no batch waits on an asynchronous answer). The entry supplies the platform's way: Node's `port.on('message')`
- * hands over the data directly; the browser default sets `onmessage`.
+ * (no batch waits on an asynchronous answer). `postedAt` reads when the host posted its last batch (µs since the
+ * epoch), where shared memory carries it. The entry supplies the platform's way: Node's `port.on('message')` hands
+ * over the data directly; the browser default sets `onmessage`.
  */
-export type ListenLane = (lane: LanePort, onMessage: (data: unknown) => boolean) => void;
+export type ListenLane = (lane: LanePort, onMessage: (data: unknown) => boolean, postedAt: () => number | undefined) => void;
 
 const listenWeb: ListenLane = (lane, onMessage) => {
   (lane as unknown as MessagePort).onmessage = (event: MessageEvent) => onMessage(event.data);
@@ -154,12 +155,18 @@ export function createWorkerApi(options: EngineOptions = {}, listen: ListenLane 
   return {
     init(port, init) {
       lane = port;
-      shared = init.progress === undefined ? undefined : new Int32Array(init.progress);
+      shared = init.progress === undefined ? undefined : new Int32Array(init.progress, 0, Math.min(2, init.progress.byteLength >> 2));
+      const stamp = init.progress !== undefined && init.progress.byteLength >= 16 ? new BigInt64Array(init.progress, 8, 1) : undefined;
+      const postedAt = (): number | undefined => (stamp === undefined ? undefined : Number(Atomics.load(stamp, 0)));
       if (init.engine.policy !== undefined) engine = createEngine({ ...options, policy: init.engine.policy });
-      listen(port, (data) => {
-        submit({ firstSeq: (data as LaneBatch)[0] as number, lane: data as LaneBatch });
-        return !running;
-      });
+      listen(
+        port,
+        (data) => {
+          submit({ firstSeq: (data as LaneBatch)[0] as number, lane: data as LaneBatch });
+          return !running;
+        },
+        postedAt,
+      );
     },
     run(requests, firstSeq) {
       return new Promise((resolve) => submit({ firstSeq, requests, resolve }));

@@ -4,6 +4,26 @@ import type { ListenLane } from './create-worker-api.ts';
 /** Takes the next queued message off a port without waiting (Node's `receiveMessageOnPort`). */
 export type ReceiveNow = (port: MessagePort) => { readonly message: unknown } | undefined;
 
+export interface SpinClock {
+  /** Milliseconds, monotonic (`performance.now()`). */
+  readonly now: () => number;
+  /** Microseconds since the epoch, comparable across threads (`performance.timeOrigin + performance.now()`). */
+  readonly epochMicros: () => number;
+}
+
+const realClock: SpinClock = {
+  now: () => performance.now(),
+  epochMicros: () => (performance.timeOrigin + performance.now()) * 1000,
+};
+
+/**
+ * A message that took at least this long from the host's `postMessage` to this thread's event loop found the
+ * thread asleep on an idle core (32–60 µs on the 2-core VM); on busy cores delivery takes 5–15 µs and polling
+ * would only take a core from the host.
+ */
+export const slowWakeMicros = 25;
+/** Polling serves at most this many messages in a row, then lets one come through the event loop to re-measure. */
+export const probeEvery = 64;
 /** A pause longer than this between two polls means the thread lost its core to another: the machine is busy. */
 const preemptedMs = 0.2;
 /** How long polling stays off after a preempted spin: doubled on each one in a row, up to `maxBackoffMs`. */
@@ -15,32 +35,36 @@ const maxBackoffMs = 2_000;
  * taking queued messages for `spinMs` more (the window restarts with each one). A host that awaits each answer
  * sends its next request within microseconds, so the request is served without a sleeping thread to wake. A
  * message that leaves a batch waiting on a promise ends the polling at once: that batch needs the event loop.
- * Polling only pays on idle cores: when a poll finds the thread was preempted, the cores are contended, so polling
- * stops and stays off for a while (exponential back-off). Moderate load it does not see: there a round trip costs
- * more with polling than without (docs/decisions/013-idle-spin.md has the figures).
+ * Polling only pays when waking up is slow: the host stamps each batch (shared memory) and the worker polls only
+ * while the last message the event loop delivered took `slowWakeMicros` or more; one message in `probeEvery` is
+ * left to the event loop to measure again. A poll that finds the thread preempted turns polling off for a while.
  */
-export function listenWithSpin(spinMs: number, receive: ReceiveNow, now: () => number = () => performance.now()): ListenLane {
+export function listenWithSpin(spinMs: number, receive: ReceiveNow, clock: SpinClock = realClock): ListenLane {
   let pausedUntil = 0;
   let backoffMs = firstBackoffMs;
+  let wakeIsSlow = true;
+  let served = 0;
   const pause = (at: number): void => {
     pausedUntil = at + backoffMs;
     backoffMs = Math.min(backoffMs * 2, maxBackoffMs);
   };
-  return (lane, onMessage) => {
+  return (lane, onMessage, postedAt) => {
     const port = lane as unknown as MessagePort;
     port.on('message', (data: unknown) => {
-      if (!onMessage(data) || spinMs <= 0) return;
-      let last = now();
+      const posted = postedAt();
+      if (posted !== undefined && posted > 0) wakeIsSlow = clock.epochMicros() - posted >= slowWakeMicros;
+      if (!onMessage(data) || spinMs <= 0 || !wakeIsSlow) return;
+      let last = clock.now();
       if (last < pausedUntil) return;
       let deadline = last + spinMs;
       for (;;) {
         const next = receive(port);
-        const at = now();
+        const at = clock.now();
         if (at - last > preemptedMs) pause(at);
         last = at;
         if (next !== undefined) {
-          if (!onMessage(next.message)) return;
-          last = now();
+          if (!onMessage(next.message) || ++served % probeEvery === 0) return;
+          last = clock.now();
           deadline = last + spinMs;
         } else if (at > deadline || at < pausedUntil) {
           if (at > deadline && at >= pausedUntil) backoffMs = firstBackoffMs;
