@@ -35,9 +35,9 @@ export interface SpawnNodeWorkerOptions {
   readonly sharedMemory?: boolean;
   /**
    * After answering, the worker polls its lane this many microseconds (default 50, at most 1,000) before it goes
-   * back to sleep, so a host that awaits each call has its next request served without waking the thread: about a
-   * third of the round-trip latency here, for at most this much CPU after each message. `0` turns it off
-   * (docs/decisions/013-idle-spin.md).
+   * back to sleep, so a host that awaits each call has its next request served without waking the thread; only
+   * while waking it up is slow (measured with shared memory), for at most this much CPU after each message. `0`
+   * turns it off (docs/decisions/013-idle-spin.md).
    */
   readonly idleSpinMicros?: number;
 }
