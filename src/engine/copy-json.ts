@@ -1,6 +1,6 @@
 import { isLosslessNumber } from 'lossless-json';
 import { isDoubleText, maxExactExponent, parseExactDecimal } from './exact-decimal.ts';
-import { controlEscape, jsonStringBytes } from './json-string-bytes.ts';
+import { jsonKeyBytes, jsonStringBytes } from './json-string-bytes.ts';
 import { truncate } from './truncate.ts';
 
 /** Where a number whose JSON text is not exactly a double (`9007199254740993`, `0.5e-400`) sat in a copied document. */
@@ -162,26 +162,6 @@ function copyValue(state: CopyState, value: unknown, depth: number, container: C
   return out;
 }
 
-/** UTF-8 bytes of a key inside its JSON string literal, or -1 when it holds a lone surrogate (one pass for both). */
-function jsonKeyBytes(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) {
-      if (code < 0x20 || code === 0x22 || code === 0x5c) bytes += code < 0x20 ? controlEscape(code) : 1;
-    } else if (code < 0x800) bytes += 1;
-    else if (code < 0xd800 || code > 0xdfff) bytes += 2;
-    else {
-      if (code >= 0xdc00) return -1;
-      const next = text.charCodeAt(i + 1);
-      if (!(next >= 0xdc00 && next <= 0xdfff)) return -1;
-      bytes += 2; // a surrogate pair: two UTF-16 units, four bytes
-      i++;
-    }
-  }
-  return bytes;
-}
-
 function copyScalar(state: CopyState, value: unknown, container: Container, key: string | number): unknown {
   switch (typeof value) {
     case 'string':
@@ -234,17 +214,4 @@ function copyBig(state: CopyState, text: string, container: Container, key: stri
   if (!Number.isFinite(approx)) return Math.sign(approx) * Number.MAX_VALUE;
   if (approx === 0 && exact.digits !== '0') return exact.negative ? -Number.MIN_VALUE : Number.MIN_VALUE;
   return approx;
-}
-
-/** Whether a string has a UTF-16 surrogate without its partner (RFC 7493 I-JSON forbids them). */
-export function hasLoneSurrogate(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0xd800 || code > 0xdfff) continue;
-    if (code >= 0xdc00) return true;
-    const next = text.charCodeAt(i + 1);
-    if (!(next >= 0xdc00 && next <= 0xdfff)) return true;
-    i++;
-  }
-  return false;
 }

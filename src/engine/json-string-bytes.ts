@@ -3,6 +3,15 @@
  * counted, a lone surrogate as its `\uXXXX` escape), without allocating.
  */
 export function jsonStringBytes(text: string): number {
+  return countBytes(text, false);
+}
+
+/** `jsonStringBytes` of an object key, or -1 when it holds a lone surrogate (not a key in I-JSON): one pass for both. */
+export function jsonKeyBytes(text: string): number {
+  return countBytes(text, true);
+}
+
+function countBytes(text: string, refuseLoneSurrogate: boolean): number {
   let bytes = text.length;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
@@ -13,13 +22,14 @@ export function jsonStringBytes(text: string): number {
     else if (code <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1))) {
       bytes += 2; // a surrogate pair: two UTF-16 units, four bytes
       i++;
-    } else bytes += 5;
+    } else if (refuseLoneSurrogate) return -1;
+    else bytes += 5;
   }
   return bytes;
 }
 
 /** Extra bytes of a control character's escape: `\n` and its kind take two characters, the rest `\u00XX`. */
-export function controlEscape(code: number): number {
+function controlEscape(code: number): number {
   return code === 0x08 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d ? 1 : 5;
 }
 
