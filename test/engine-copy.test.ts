@@ -58,6 +58,9 @@ describe('copyJson', () => {
       [[0, new Date(0)], [1], 'only plain objects are JSON objects'],
       [{ deep: { getter } }, ['deep', 'getter', 'x'], 'reading it failed (Error)'],
       [{ n: [Number.NaN] }, ['n', 0], 'NaN is not a JSON number'],
+      // A proxy that cannot list its keys, as the value itself and below a key.
+      [new Proxy({}, { ownKeys: () => assert.fail('no keys') }), [], 'reading it failed (AssertionError)'],
+      [{ p: new Proxy({}, { ownKeys: () => assert.fail('no keys') }) }, ['p'], 'reading it failed (AssertionError)'],
     ];
     for (const [value, path, detail] of cases) {
       const copied = copyJson(value, limits);

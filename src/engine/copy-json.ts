@@ -104,19 +104,27 @@ export function copyJson(input: unknown, limits: CopyLimits): CopyResult {
       values: state.values,
     };
   } catch (error) {
-    if (error instanceof Stop) return { ok: false, reason: error.reason, path: error.reversePath.reverse(), detail: error.detail };
+    const stop = asStop(error);
+    if (stop !== undefined) return { ok: false, reason: stop.reason, path: stop.reversePath.reverse(), detail: stop.detail };
     // The call stack ran out first (a value nested deeper than the runtime can walk).
     return { ok: false, reason: 'too_deep', path: [], detail: 'nesting too deep to walk' };
   }
 }
 
 /**
- * Turns anything thrown below a key into a `Stop` that knows the key. A getter or proxy that throws is not a
- * JSON value either; a `RangeError` (the call stack ran out) passes through untouched.
+ * What was thrown while copying, as a `Stop`: a getter or proxy that throws is not a JSON value either. Undefined
+ * for a `RangeError`: the call stack ran out.
  */
+function asStop(error: unknown): Stop | undefined {
+  if (error instanceof Stop) return error;
+  if (error instanceof RangeError) return undefined;
+  return new Stop('not_json', `reading it failed (${error instanceof Error ? error.name : 'error'})`);
+}
+
+/** Adds the key to the path of anything thrown below it, as the copy unwinds. */
 function below(error: unknown, key: string | number): unknown {
-  if (error instanceof RangeError && !(error instanceof Stop)) return error;
-  const stop = error instanceof Stop ? error : new Stop('not_json', `reading it failed (${error instanceof Error ? error.name : 'error'})`);
+  const stop = asStop(error);
+  if (stop === undefined) return error;
   stop.reversePath.push(key);
   return stop;
 }
