@@ -1,5 +1,6 @@
 import { type Remote, transfer, wrap } from 'comlink';
 import { expandAnswer, type LaneReply, putRequest, startBatch, unpackReply } from '../protocol/lane.ts';
+import { progressMemoryBytes, progressViews } from '../protocol/progress-memory.ts';
 import type { WorkerApi, WorkerEngineOptions, WorkerRequest, WorkerResponse } from '../protocol/validator-service.ts';
 import { encodeRequest } from './encode-request.ts';
 import { toValidatorErrorCode, ValidatorError } from './validator-error.ts';
@@ -95,9 +96,10 @@ export function createWorkerClient(options: WorkerClientOptions): WorkerClient {
     const remote = wrap<WorkerApi>(handle.endpoint);
     // Messages arrive asynchronously, so `state` is set by the time the first one does.
     const { port: lane, remote: workerLane } = handle.lane((data) => received(state, data));
-    const memory = handle.sharedMemory && typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(16) : undefined;
-    const shared = memory === undefined ? undefined : new Int32Array(memory, 0, 2);
-    const postedAt = memory === undefined ? undefined : new BigInt64Array(memory, 8, 1);
+    const memory = handle.sharedMemory && typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(progressMemoryBytes) : undefined;
+    const views = memory === undefined ? undefined : progressViews(memory);
+    const shared = views?.slots;
+    const postedAt = views?.postedAt;
     const state: Live = {
       handle,
       remote,

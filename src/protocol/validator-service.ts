@@ -67,10 +67,9 @@ export interface LanePort {
 export interface WorkerInit {
   readonly engine: WorkerEngineOptions;
   /**
-   * Shared memory for progress, when the platform can share it with the worker: `Int32Array` slots the worker
-   * `Atomics.store`s sequence numbers into (modulo 2^32): [0] each finished request's, [1] (when the buffer has
-   * room) each started request's; bytes 8–15 (when there) the host's clock when it posted its last batch, in
-   * microseconds since the epoch as a `BigInt64` (the Node worker learns from it how long a wake-up takes).
+   * Shared memory for progress, when the platform can share it with the worker (layout: progress-memory.ts):
+   * sequence numbers (modulo 2^32) of each finished and, when the buffer has room, each started request, and the
+   * host's clock when it posted its last batch (the Node worker learns from it how long a wake-up takes).
    * Absent: finished requests as lane messages, starts not reported.
    */
   readonly progress?: SharedArrayBuffer;

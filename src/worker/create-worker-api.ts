@@ -1,5 +1,6 @@
 import { createEngine, type Engine, type EngineOptions } from '../engine/create-engine.ts';
 import { batchSize, getRequest, type LaneBatch, packReply } from '../protocol/lane.ts';
+import { progressViews } from '../protocol/progress-memory.ts';
 import type { LanePort, WorkerApi, WorkerRequest, WorkerResponse } from '../protocol/validator-service.ts';
 import { runRequest } from './run-request.ts';
 
@@ -155,8 +156,9 @@ export function createWorkerApi(options: EngineOptions = {}, listen: ListenLane 
   return {
     init(port, init) {
       lane = port;
-      shared = init.progress === undefined ? undefined : new Int32Array(init.progress, 0, Math.min(2, init.progress.byteLength >> 2));
-      const stamp = init.progress !== undefined && init.progress.byteLength >= 16 ? new BigInt64Array(init.progress, 8, 1) : undefined;
+      const views = init.progress === undefined ? undefined : progressViews(init.progress);
+      shared = views?.slots;
+      const stamp = views?.postedAt;
       const postedAt = (): number | undefined => (stamp === undefined ? undefined : Number(Atomics.load(stamp, 0)));
       if (init.engine.policy !== undefined) engine = createEngine({ ...options, policy: init.engine.policy });
       listen(
