@@ -31,13 +31,15 @@ export function withinBound(bound: WorkBound | null, values: number, bytes: numb
   return bound !== null && bound.perValue * values + bound.perByte * bytes <= budget * visitTicks;
 }
 
+/** The plans a plan applies to the same value: its reference, `not`/`if`/`then`/`else`, branches, dependent schemas. */
+function inPlaceOf(plan: Plan): (Plan | null | undefined)[] {
+  return [plan.ref, ...plan.inPlace, ...plan.branches, ...plan.dependents.map(([, sub]) => (typeof sub === 'number' ? undefined : sub))];
+}
+
 /** Every plan a plan leads to: in place (same value) or on a child value. */
 function successors(plan: Plan): (Plan | null | undefined)[] {
   return [
-    plan.ref,
-    ...plan.inPlace,
-    ...plan.branches,
-    ...plan.dependents.map(([, sub]) => (typeof sub === 'number' ? undefined : sub)),
+    ...inPlaceOf(plan),
     plan.propertyNames,
     ...(plan.properties ?? []).map(([, sub]) => sub),
     ...plan.patternProperties.map(([, sub]) => sub),
@@ -94,15 +96,9 @@ const decided: WorkBound = { perValue: visitTicks, perByte: 0 };
 function combine(plan: Plan, bounds: ReadonlyMap<Plan, WorkBound>): WorkBound {
   const of = (sub: Plan | null | undefined): WorkBound =>
     sub === undefined ? absent : sub === null ? decided : (bounds.get(sub) as WorkBound);
-  const inPlace = [
-    plan.ref,
-    ...plan.inPlace,
-    ...plan.branches,
-    ...plan.dependents.map(([, sub]) => (typeof sub === 'number' ? undefined : sub)),
-  ];
   let sumValue = 0;
   let sumByte = 0;
-  for (const sub of inPlace) {
+  for (const sub of inPlaceOf(plan)) {
     const bound = of(sub);
     sumValue += bound.perValue;
     sumByte += bound.perByte;
