@@ -11,7 +11,14 @@ import { findTool } from './find-tool.ts';
 import { gatewayError } from './gateway-error.ts';
 import { errorResponse, idKey, isRequest, isResponse, type JsonRpcResponse } from './json-rpc.ts';
 import { createMrtrGate } from './mrtr-gate.ts';
-import { ownRequest, requestRevision, sessionKeyFor } from './protocol-revision.ts';
+import {
+  headerRevision,
+  ownRequest,
+  type ProtocolRevision,
+  requestRevision,
+  revisionMismatchRpcCode,
+  sessionKeyFor,
+} from './protocol-revision.ts';
 import type { SessionStore, SessionStores, StoredTool } from './session-store.ts';
 import { createToolCache, listHints, type ToolCache } from './tool-cache.ts';
 import { createToolGate } from './tool-gate.ts';
@@ -204,13 +211,18 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
     const headers = forwardHeaders(request);
     // State is keyed by credential and session (credential-scope.ts): no client reaches another credential's state.
     const scope = await credentialScope(options.upstreamUrl, request.headers.get('authorization'));
-    // A 2026-07-28 request has no session: its Mcp-Session-Id, if any, is ignored (protocol-revision.ts).
-    const key = stateKey(scope, sessionKeyFor(requestRevision(request.headers), request.headers));
-    const store = withToolCache(options.sessions(key), toolCache, { upstream: options.upstreamUrl, stateKey: key });
+    // The request's one revision names its state key: a 2026-07-28 request has no session, so its Mcp-Session-Id,
+    // if any, is ignored (protocol-revision.ts).
+    const storeFor = (revision: ProtocolRevision): SessionStore => {
+      const key = stateKey(scope, sessionKeyFor(revision, request.headers));
+      return withToolCache(options.sessions(key), toolCache, { upstream: options.upstreamUrl, stateKey: key });
+    };
     const pending: Pending = new Map();
 
-    if (request.method === 'GET') return relay(await send('GET', headers), 'get', pending, store, headers);
+    if (request.method === 'GET')
+      return relay(await send('GET', headers), 'get', pending, storeFor(headerRevision(request.headers)), headers);
     if (request.method === 'DELETE') {
+      const store = storeFor(headerRevision(request.headers));
       const sent = await send('DELETE', headers);
       if (sent.ok && sent.response.ok) await store.clear();
       return relay(sent, 'delete', pending, store, headers);
@@ -220,6 +232,14 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
     const read = await readClientMessage(request, maxBodyBytes);
     if (!read.ok) return jsonReply(read.error, read.status);
     let message: Record<string, unknown> = read.message;
+    // Header and body must name one revision, or the checks and the upstream could each follow another: fail closed.
+    const revision = requestRevision(request.headers, message);
+    if (!revision.ok) {
+      event({ kind: 'request_refused', code: revision.code, message: revision.message });
+      const id = isRequest(message) ? message.id : null;
+      return jsonReply(errorResponse(id, revisionMismatchRpcCode, revision.message, { code: revision.code }), 400);
+    }
+    const store = storeFor(revision.revision);
 
     if (isRequest(message) && message.method === 'tools/call') {
       const name = String(message.params?.name ?? '');

@@ -23,14 +23,49 @@ export function metaRevision(message: unknown): string | undefined {
   return isRevision(version) ? version : undefined;
 }
 
+/** A request's one revision, or why it has none: its header and its body name different ones. */
+export type RevisionDecision =
+  | { readonly ok: true; readonly revision: ProtocolRevision }
+  | { readonly ok: false; readonly code: 'protocol_version_mismatch'; readonly message: string };
+
+/** The `data.code` and JSON-RPC code (the draft's `HeaderMismatch`, on HTTP 400) of a refused disagreement. */
+export const revisionMismatchRpcCode = -32020;
+
+const revisionOf = (version: string): ProtocolRevision => (version >= stateless ? '2026-07-28' : '2025-11-25');
+
+/** The revision of a request without a body (GET, DELETE): its `MCP-Protocol-Version` header's. */
+export function headerRevision(headers: Headers): ProtocolRevision {
+  const header = headers.get('mcp-protocol-version')?.trim();
+  return isRevision(header) ? revisionOf(header) : '2025-11-25';
+}
+
 /**
- * The revision of one request: the body's `_meta` (what the upstream acts on) first, else the
- * `MCP-Protocol-Version` header (a body-less GET or DELETE, a notification). A header that disagrees with the body
- * is the upstream's to refuse (`HeaderMismatch`); the gateway follows the body.
+ * The revision of one request with a body, from one source, for the state key and every check alike (docs/edge.md, "Protocol
+ * revisions"): the body's `_meta` claim decides, and a header that is sent must name the same revision; a body without a claim (a session-era request,
+ * a posted response) is 2025-11-25, so a header naming 2026-07-28 or later disagrees with it. Only a notification
+ * without a claim takes the header's. A disagreement, or a claim that is not a `YYYY-MM-DD` string, is refused: the
+ * gateway would otherwise key and check the request by one revision while the upstream acts on the other.
  */
-export function requestRevision(headers: Headers, message?: unknown): ProtocolRevision {
-  const version = metaRevision(message) ?? headers.get('mcp-protocol-version')?.trim();
-  return isRevision(version) && version >= stateless ? '2026-07-28' : '2025-11-25';
+export function requestRevision(headers: Headers, message: unknown): RevisionDecision {
+  const header = headers.get('mcp-protocol-version')?.trim() || undefined;
+  const modernHeader = header !== undefined && isRevision(header) && header >= stateless;
+  const params = isObject(message) ? message.params : undefined;
+  const meta = isObject(params) ? params._meta : undefined;
+  if (isObject(meta) && protocolVersionMeta in meta) {
+    const claim = meta[protocolVersionMeta];
+    if (!isRevision(claim)) return mismatch(`the body's _meta["${protocolVersionMeta}"] is not a protocol revision`);
+    if (header !== undefined && header !== claim)
+      return mismatch(`the body names protocol version ${claim} but the MCP-Protocol-Version header names ${header}`);
+    return { ok: true, revision: revisionOf(claim) };
+  }
+  const notification = isObject(message) && typeof message.method === 'string' && !('id' in message);
+  if (modernHeader && !notification)
+    return mismatch(`the MCP-Protocol-Version header names ${header}, but the body carries no _meta["${protocolVersionMeta}"]`);
+  return { ok: true, revision: modernHeader ? '2026-07-28' : '2025-11-25' };
+}
+
+function mismatch(message: string): RevisionDecision {
+  return { ok: false, code: 'protocol_version_mismatch', message: `${message}; the request was not sent` };
 }
 
 /**

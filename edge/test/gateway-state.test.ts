@@ -1,6 +1,6 @@
-// Per-credential gateway state and the isolate's tool cache (issue #10 items 3 and 5), in process: real SDK Clients
-// with different Authorization headers → the gateway (memory session stores) → a real SDK Server whose tools depend
-// on the credential.
+// Per-credential gateway state and the isolate's tool cache (issue #10 items 3 and 5; issue #17 item 3 (c)), in
+// process: real SDK Clients with different Authorization headers → the gateway (memory session stores) → a real SDK
+// Server whose tools depend on the credential.
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -12,6 +12,7 @@ import { createEngine } from '../../src/engine/index.ts';
 import { createUpstream } from '../../test/helpers/http-upstream.ts';
 import { credentialScope, stateKey } from '../src/credential-scope.ts';
 import { createMcpGateway } from '../src/mcp-gateway.ts';
+import { protocolVersionMeta, requestRevision } from '../src/protocol-revision.ts';
 import { createMemorySessionStores, type SessionStores } from '../src/session-store.ts';
 import { createToolCache, type ListHints, listHints, type ToolCache } from '../src/tool-cache.ts';
 
@@ -277,6 +278,113 @@ describe('isolate tool cache', () => {
     clock += 2 * 60_000;
     await transfer(aliceClient, 1);
     assert.equal(upstream.seen.lists.length, 2);
+  });
+});
+
+/** Posts one raw JSON-RPC message to the gateway with the given headers. */
+async function post(gateway: (request: Request) => Promise<Response>, headers: Record<string, string>, message: unknown) {
+  const response = await gateway(
+    new Request('http://gateway.test/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: alice, ...headers },
+      body: JSON.stringify(message),
+    }),
+  );
+  return { status: response.status, body: (await response.json()) as { id?: unknown; error?: { code: number; data?: { code?: string } } } };
+}
+
+const callWith = (meta?: string) => ({
+  jsonrpc: '2.0',
+  id: 7,
+  method: 'tools/call',
+  params: { name: 'transfer', arguments: { amount: 1000 }, ...(meta === undefined ? {} : { _meta: { [protocolVersionMeta]: meta } }) },
+});
+
+describe('one protocol revision per request', () => {
+  const cases = [
+    [
+      'a 2026-07-28 header with a 2025-11-25 body',
+      { 'mcp-protocol-version': '2026-07-28', 'mcp-session-id': 's-1' },
+      callWith('2025-11-25'),
+    ],
+    [
+      'a 2025-11-25 header with a 2026-07-28 body',
+      { 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': 's-1' },
+      callWith('2026-07-28'),
+    ],
+    [
+      'a 2026-07-28 header with a body that names no revision',
+      { 'mcp-protocol-version': '2026-07-28', 'mcp-session-id': 's-1' },
+      callWith(),
+    ],
+    [
+      'a body revision that is not a date',
+      { 'mcp-protocol-version': '2026-07-28' },
+      { ...callWith(), params: { name: 'transfer', _meta: { [protocolVersionMeta]: 20260728 } } },
+    ],
+  ] as const;
+  for (const [what, headers, message] of cases) {
+    it(`refuses ${what} with 400 protocol_version_mismatch, and sends nothing`, async () => {
+      const upstream = credentialUpstream();
+      const { stores, counts } = countingStores();
+      const gateway = gatewayFor(upstream.handle, stores, createToolCache());
+      const { status, body } = await post(gateway, headers, message);
+      assert.equal(status, 400);
+      assert.equal(body.id, 7);
+      assert.equal(body.error?.code, -32020);
+      assert.equal(body.error?.data?.code, 'protocol_version_mismatch');
+      assert.deepEqual([upstream.seen.lists, upstream.seen.calls, counts.keys], [[], [], []]);
+    });
+  }
+
+  it('refuses a posted response (a session-era answer) under a 2026-07-28 header, with id null', async () => {
+    const upstream = credentialUpstream();
+    const gateway = gatewayFor(upstream.handle, createMemorySessionStores(), createToolCache());
+    const answer = { jsonrpc: '2.0', id: 'elicit-1', result: { action: 'accept', content: { name: 'x' } } };
+    const { status, body } = await post(gateway, { 'mcp-protocol-version': '2026-07-28', 'mcp-session-id': 's-1' }, answer);
+    assert.equal(status, 400);
+    assert.equal(body.id, null);
+    assert.equal(body.error?.data?.code, 'protocol_version_mismatch');
+  });
+
+  it('keys a 2026-07-28 request by its credential alone, with or without the header, whatever Mcp-Session-Id it sends', async () => {
+    const upstream = credentialUpstream();
+    const { stores, counts } = countingStores();
+    const gateway = gatewayFor(upstream.handle, stores, createToolCache());
+    const stateless = stateKey(await credentialScope(upstreamUrl, alice), null);
+    const variants: Record<string, string>[] = [
+      { 'mcp-protocol-version': '2026-07-28', 'mcp-session-id': 's-1' },
+      { 'mcp-session-id': 's-2' },
+    ];
+    for (const headers of variants) {
+      const { body } = await post(gateway, headers, callWith('2026-07-28'));
+      assert.notEqual(body.error?.data?.code, 'protocol_version_mismatch');
+    }
+    assert.deepEqual([...new Set(counts.keys)], [stateless]);
+  });
+
+  it('keys a 2025-11-25 request by its session when header and body agree', async () => {
+    const upstream = credentialUpstream();
+    const { stores, counts } = countingStores();
+    const gateway = gatewayFor(upstream.handle, stores, createToolCache());
+    await post(gateway, { 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': 's-1' }, callWith('2025-11-25'));
+    assert.deepEqual(counts.keys, [stateKey(await credentialScope(upstreamUrl, alice), 's-1')]);
+  });
+
+  it('decides from the body, the header alone only for a notification without a claim', () => {
+    const headers = (version?: string) => new Headers(version === undefined ? {} : { 'mcp-protocol-version': version });
+    const revision = (h: Headers, m: unknown) => {
+      const decided = requestRevision(h, m);
+      return decided.ok ? decided.revision : decided.code;
+    };
+    assert.equal(revision(headers(), callWith('2026-07-28')), '2026-07-28');
+    assert.equal(revision(headers(' 2026-07-28 '), callWith('2026-07-28')), '2026-07-28');
+    assert.equal(revision(headers('2099-01-01'), callWith('2099-01-01')), '2026-07-28');
+    assert.equal(revision(headers('2025-11-25'), callWith()), '2025-11-25');
+    assert.equal(revision(headers(), callWith()), '2025-11-25');
+    assert.equal(revision(headers('2026-07-28'), { jsonrpc: '2.0', method: 'notifications/cancelled', params: {} }), '2026-07-28');
+    assert.equal(revision(headers('2026-07-28'), callWith('2099-01-01')), 'protocol_version_mismatch');
+    assert.equal(revision(headers('garbage'), callWith('2026-07-28')), 'protocol_version_mismatch');
   });
 });
 
