@@ -48,7 +48,8 @@ export async function findTool(store: SessionStore, name: string, options: FindT
       return { ok: false, code: 'upstream_malformed', message: 'the upstream tools/list result has no tool array' };
     listed += result.tools.length;
     if (listed > maxTools) return { ok: false, code: 'too_many_pages', message: `the upstream lists more than ${maxTools} tools` };
-    await options.gate.admit(result.tools, store, listHints(result));
+    // Page 0 starts a new list: it replaces what the session could call, the later pages add to it.
+    await options.gate.admit(result.tools, store, { ...listHints(result), first: page === 0 });
     const tool = await store.getTool(name);
     if (tool !== undefined) return { ok: true, tool };
     cursor = result.nextCursor;

@@ -72,7 +72,8 @@ export const refusedToolsMeta = 'io.schemaval/refused';
 
 /** This POST's requests still waiting for an answer (by `idKey`): what each is, so its answer gets the right check. */
 type PendingCall =
-  | { readonly id: string | number; readonly method: 'tools/list' }
+  // `first`: asked without a cursor, so its answer starts a new list that replaces the session's (tool-cache.ts).
+  | { readonly id: string | number; readonly method: 'tools/list'; readonly first: boolean }
   | { readonly id: string | number; readonly method: 'tools/call'; readonly tool: StoredTool }
   | { readonly id: string | number; readonly method: 'other' };
 type Pending = Map<string, PendingCall>;
@@ -134,7 +135,7 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
       const result = message.result;
       if (call === undefined || result === undefined) return message;
       if (call.method === 'tools/list' && Array.isArray(result.tools)) {
-        const { accepted, refused } = await gate.admit(result.tools, store, listHints(result));
+        const { accepted, refused } = await gate.admit(result.tools, store, { ...listHints(result), first: call.first });
         for (const tool of refused) event({ kind: 'tool_refused', tool: tool.name, ...refusalOf(tool) });
         // Refused tools leave the list, but a host may show why: their names and reasons travel in _meta.
         const meta = {
@@ -283,7 +284,7 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
       message = { ...message, params: retry.params };
       pending.set(idKey(id), { id, method: 'tools/call', tool });
     } else if (isRequest(message) && message.method === 'tools/list') {
-      pending.set(idKey(message.id), { id: message.id, method: 'tools/list' });
+      pending.set(idKey(message.id), { id: message.id, method: 'tools/list', first: message.params?.cursor === undefined });
     } else if (isRequest(message)) {
       pending.set(idKey(message.id), { id: message.id, method: 'other' });
     } else if (isResponse(message)) {

@@ -1,5 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
-import type { SessionStore, StoredTool } from './session-store.ts';
+import type { ListPage, SessionStore, StoredTool } from './session-store.ts';
 
 /** Idle sessions are forgotten after a day. */
 const idleMs = 24 * 60 * 60 * 1000;
@@ -7,21 +7,22 @@ const idleMs = 24 * 60 * 60 * 1000;
 /**
  * One state key's gateway state — pending elicitations, and its tools for isolates whose cache lacks them — in a
  * Durable Object named by `${credentialScope}:${Mcp-Session-Id ?? 'stateless'}`, so it holds whichever isolate a
- * request lands on and never crosses credentials. Called over Workers RPC.
+ * request lands on and never crosses credentials. Called over Workers RPC. Tools live in a SQLite table, so a first
+ * page replaces the whole list in one statement (and in one implicit transaction with its rows) without reading the
+ * old definitions back.
  */
 export class McpSession extends DurableObject implements SessionStore {
-  async putTools(tools: readonly StoredTool[]): Promise<void> {
-    // At most 128 keys per put.
-    for (let i = 0; i < tools.length; i += 128) {
-      const entries: Record<string, StoredTool> = {};
-      for (const tool of tools.slice(i, i + 128)) entries[`tool:${tool.name}`] = tool;
-      await this.ctx.storage.put(entries);
-    }
+  async putTools(tools: readonly StoredTool[], page: ListPage): Promise<void> {
+    const sql = this.toolTable();
+    // A newer list replaces, never merges: a tool the upstream dropped is unknown at once.
+    if (page.first) sql.exec('DELETE FROM tools');
+    for (const tool of tools) sql.exec('INSERT OR REPLACE INTO tools (name, record) VALUES (?, ?)', tool.name, JSON.stringify(tool));
     await this.touch();
   }
 
   async getTool(name: string): Promise<StoredTool | undefined> {
-    return this.ctx.storage.get<StoredTool>(`tool:${name}`);
+    const [row] = this.toolTable().exec<{ record: string }>('SELECT record FROM tools WHERE name = ?', name).toArray();
+    return row === undefined ? undefined : (JSON.parse(row.record) as StoredTool);
   }
 
   async putElicitation(id: string, requestedSchema: string): Promise<void> {
@@ -42,6 +43,13 @@ export class McpSession extends DurableObject implements SessionStore {
 
   override async alarm(): Promise<void> {
     await this.ctx.storage.deleteAll();
+  }
+
+  /** The tools table, made again after `deleteAll` (which drops every table). */
+  private toolTable(): SqlStorage {
+    const sql = this.ctx.storage.sql;
+    sql.exec('CREATE TABLE IF NOT EXISTS tools (name TEXT PRIMARY KEY, record TEXT NOT NULL)');
+    return sql;
   }
 
   private async touch(): Promise<void> {

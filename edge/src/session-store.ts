@@ -12,10 +12,19 @@ export interface StoredTool {
   readonly expiresAt?: number;
 }
 
+/**
+ * One page of a `tools/list` result as the gateway stores it: `first` when it answers a request without a cursor,
+ * so it starts a new list that replaces the previous one (a tool the upstream dropped is gone at once); a later
+ * page adds to that list. `ttlMs` / `cacheScope` are the result's hints (used by the isolate cache).
+ */
+export interface ListPage extends ListHints {
+  readonly first: boolean;
+}
+
 /** Per-session state: the session's tools and its pending elicitations (docs/architecture.md#edge). */
 export interface SessionStore {
-  /** Remembers a page of verdicts; `hints` are the list's `ttlMs` / `cacheScope` (used by the isolate cache). */
-  putTools(tools: readonly StoredTool[], hints?: ListHints): Promise<void>;
+  /** Remembers a page of verdicts: a first page replaces the state key's tools, a later one adds to them. */
+  putTools(tools: readonly StoredTool[], page: ListPage): Promise<void>;
   getTool(name: string): Promise<StoredTool | undefined>;
   /** Remembers the `requestedSchema` (lossless JSON text) of an elicitation sent to the client. */
   putElicitation(id: string, requestedSchema: string): Promise<void>;
@@ -43,7 +52,8 @@ export function createMemorySessionStores(): SessionStores {
       return found;
     };
     return {
-      putTools: async (tools) => {
+      putTools: async (tools, page) => {
+        if (page.first) session().tools.clear();
         for (const tool of tools) session().tools.set(tool.name, tool);
       },
       getTool: async (name) => session().tools.get(name),

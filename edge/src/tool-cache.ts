@@ -1,4 +1,4 @@
-import type { StoredTool } from './session-store.ts';
+import type { ListPage, StoredTool } from './session-store.ts';
 
 /** The caching fields of a 2026-07-28 `tools/list` result (`CacheableResult`); absent before that revision. */
 export interface ListHints {
@@ -17,24 +17,33 @@ export interface ToolCacheOptions {
   readonly now?: () => number;
   /** Freshness of a list that names no `ttlMs` (2025-11-25 upstreams); default 5 minutes. */
   readonly defaultTtlMs?: number;
-  /** Most tools held across all lists; the least recently used lists go first (default 10,000). */
+  /** Most tools held across all lists; the least recently used go first (default 10,000). */
   readonly maxTools?: number;
+  /** Most lists (state keys) held (default 10,000). */
+  readonly maxLists?: number;
+}
+
+/** What the cache holds, by its own accounting. */
+export interface ToolCacheStats {
+  readonly tools: number;
+  readonly lists: number;
+  /** Tools dropped to stay within `maxTools` or `maxLists` (not expiry or replacement). */
+  readonly evictions: number;
 }
 
 export interface ToolCache {
   readonly now: () => number;
-  /** Stamps each tool with its expiry and remembers it for `key` (and for the whole upstream when public). */
-  remember(key: ListKey, tools: readonly StoredTool[], hints?: ListHints): StoredTool[];
+  /** Stamps each tool with its expiry and keeps it for `key`: a first page replaces `key`'s list, a later one adds. */
+  remember(key: ListKey, tools: readonly StoredTool[], page: ListPage): StoredTool[];
   /** A fresh tool of `key`'s own list; undefined when this isolate has none. */
   own(key: ListKey, name: string): StoredTool | undefined;
-  /** A fresh tool of a list the upstream marked `public`, adopted into `key`'s own list when found. */
-  shared(key: ListKey, name: string): StoredTool | undefined;
   /** Keeps a tool read from the Durable Object for `key`, so the next call needs no round trip. */
   adopt(key: ListKey, tool: StoredTool): void;
   expired(tool: StoredTool): boolean;
   forget(key: ListKey): void;
   /** How many tools the cache holds (for tests and stats). */
   size(): number;
+  stats(): ToolCacheStats;
 }
 
 /** A list the gateway fetched for a call must at least serve that call, so a `ttlMs` of 0 counts as this much. */
@@ -51,84 +60,98 @@ export function listHints(result: Record<string, unknown>): ListHints {
   };
 }
 
+interface Entry {
+  readonly list: string;
+  readonly tool: StoredTool;
+}
+
 /**
  * The isolate's tool verdicts per (upstream, credential scope, session): a `tools/call` whose tool this isolate has
- * seen is checked without a Durable Object round trip. A list is private to its state key unless the upstream marks
- * it `cacheScope: "public"`; entries expire after `ttlMs` (or the default) and the cache holds at most `maxTools`.
+ * seen is checked without a Durable Object round trip. A list serves its own state key only, whatever its
+ * `cacheScope` (docs/edge.md, "Session state and caches"); a first page replaces the key's list; entries expire after
+ * `ttlMs` (or the default); and the cache holds at most `maxTools` tools and `maxLists` lists, the least recently
+ * used tool going first.
  */
 export function createToolCache(options: ToolCacheOptions = {}): ToolCache {
   const now = options.now ?? Date.now;
   const defaultTtlMs = options.defaultTtlMs ?? 5 * 60 * 1000;
   const maxTools = options.maxTools ?? 10_000;
-  // Map order is recency order: a list is re-inserted when used, and the oldest are evicted first.
-  const lists = new Map<string, Map<string, StoredTool>>();
-  let count = 0;
+  const maxLists = options.maxLists ?? 10_000;
+  // Map order is recency order for both: a tool is re-inserted when used, and the oldest go first.
+  const entries = new Map<string, Entry>();
+  const lists = new Map<string, Set<string>>();
+  let evictions = 0;
 
-  const ownKey = (key: ListKey) => `${key.upstream}\n${key.stateKey}`;
-  const publicKey = (key: ListKey) => `${key.upstream}\npublic`;
+  const listKey = (key: ListKey) => `${key.upstream}\n${key.stateKey}`;
+  const entryKey = (list: string, name: string) => `${list}\n${name}`;
   const expired = (tool: StoredTool) => tool.expiresAt !== undefined && now() >= tool.expiresAt;
 
-  const listOf = (mapKey: string, create: boolean): Map<string, StoredTool> | undefined => {
-    const found = lists.get(mapKey);
-    if (found !== undefined) {
-      lists.delete(mapKey);
-      lists.set(mapKey, found);
-      return found;
-    }
-    if (!create) return undefined;
-    const made = new Map<string, StoredTool>();
-    lists.set(mapKey, made);
-    return made;
+  const dropList = (list: string): void => {
+    // Dropping a list's last tool drops the list itself (below).
+    for (const name of [...(lists.get(list) ?? [])]) drop(entryKey(list, name));
+  };
+  const drop = (at: string): void => {
+    const entry = entries.get(at);
+    if (entry === undefined) return;
+    entries.delete(at);
+    const names = lists.get(entry.list);
+    names?.delete(entry.tool.name);
+    // An empty list keeps nothing worth its key.
+    if (names !== undefined && names.size === 0) lists.delete(entry.list);
   };
 
-  const put = (mapKey: string, tools: readonly StoredTool[]): void => {
-    const list = listOf(mapKey, true) as Map<string, StoredTool>;
+  const put = (list: string, tools: readonly StoredTool[]): void => {
+    if (tools.length === 0) return;
+    let names = lists.get(list);
+    if (names === undefined) {
+      names = new Set();
+      lists.set(list, names);
+    }
     for (const tool of tools) {
-      if (!list.has(tool.name)) count++;
-      list.set(tool.name, tool);
+      const at = entryKey(list, tool.name);
+      entries.delete(at);
+      entries.set(at, { list, tool });
+      names.add(tool.name);
     }
-    for (const [oldest, list] of lists) {
-      if (count <= maxTools) break;
-      count -= list.size;
-      lists.delete(oldest);
+    // The least recently used tools go first, whoever's they are; the page just put may lose its own first tools.
+    for (const oldest of entries.keys()) {
+      if (entries.size <= maxTools && lists.size <= maxLists) break;
+      drop(oldest);
+      evictions++;
     }
-  };
-
-  const fresh = (mapKey: string, name: string): StoredTool | undefined => {
-    const list = listOf(mapKey, false);
-    const tool = list?.get(name);
-    if (tool === undefined || !expired(tool)) return tool;
-    list?.delete(name);
-    count--;
-    return undefined;
   };
 
   return {
     now,
-    remember(key, tools, hints = {}) {
-      const ttl = Math.min(maxTtlMs, Math.max(minTtlMs, hints.ttlMs ?? defaultTtlMs));
+    remember(key, tools, page) {
+      const ttl = Math.min(maxTtlMs, Math.max(minTtlMs, page.ttlMs ?? defaultTtlMs));
       const expiresAt = now() + ttl;
       const stamped = tools.map((tool) => ({ ...tool, expiresAt }));
-      put(ownKey(key), stamped);
-      if (hints.cacheScope === 'public') put(publicKey(key), stamped);
+      // A newer list replaces, never merges: a tool the upstream dropped is not callable from this isolate.
+      if (page.first) dropList(listKey(key));
+      put(listKey(key), stamped);
       return stamped;
     },
-    own: (key, name) => fresh(ownKey(key), name),
-    shared(key, name) {
-      const tool = fresh(publicKey(key), name);
-      if (tool !== undefined) put(ownKey(key), [tool]);
-      return tool;
+    own(key, name) {
+      const at = entryKey(listKey(key), name);
+      const entry = entries.get(at);
+      if (entry === undefined) return undefined;
+      if (expired(entry.tool)) {
+        drop(at);
+        return undefined;
+      }
+      entries.delete(at);
+      entries.set(at, entry);
+      return entry.tool;
     },
     adopt(key, tool) {
-      if (!expired(tool)) put(ownKey(key), [tool]);
+      if (!expired(tool)) put(listKey(key), [tool]);
     },
     expired,
     forget(key) {
-      const list = lists.get(ownKey(key));
-      if (list === undefined) return;
-      count -= list.size;
-      lists.delete(ownKey(key));
+      dropList(listKey(key));
     },
-    size: () => count,
+    size: () => entries.size,
+    stats: () => ({ tools: entries.size, lists: lists.size, evictions }),
   };
 }

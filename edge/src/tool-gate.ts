@@ -5,8 +5,7 @@ import { formatIssues } from '../../src/engine/format-issue.ts';
 import { parseJson } from '../../src/engine/parse-json.ts';
 import type { Issue } from '../../src/protocol/issue.ts';
 import type { ValidationOutcome } from '../../src/protocol/outcome.ts';
-import type { SessionStore, StoredTool } from './session-store.ts';
-import type { ListHints } from './tool-cache.ts';
+import type { ListPage, SessionStore, StoredTool } from './session-store.ts';
 
 /** Generous: the engine applies the policy's own bounds to each schema and instance. */
 const definitionLimits = { maxBytes: 16 * 1024 * 1024, maxDepth: 1000 };
@@ -34,12 +33,11 @@ export function createToolGate(engine: Engine) {
   };
 
   return {
-    /** Compiles a page of `tools/list`, remembers every verdict, and returns the page without refused tools. */
-    async admit(
-      tools: readonly unknown[],
-      store: SessionStore,
-      hints?: ListHints,
-    ): Promise<{ accepted: unknown[]; refused: StoredTool[] }> {
+    /**
+     * Compiles a page of `tools/list`, remembers every verdict (a first page replacing what the store held), and
+     * returns the page without refused tools.
+     */
+    async admit(tools: readonly unknown[], store: SessionStore, page: ListPage): Promise<{ accepted: unknown[]; refused: StoredTool[] }> {
       const verdicts = await engine.compileTools(tools);
       const stored: StoredTool[] = verdicts.map((verdict, i) => {
         const tool = (tools[i] ?? {}) as { name?: unknown; inputSchema?: unknown; outputSchema?: unknown };
@@ -53,7 +51,7 @@ export function createToolGate(engine: Engine) {
           hasOutputSchema: tool.outputSchema !== undefined,
         };
       });
-      await store.putTools(stored, hints);
+      await store.putTools(stored, page);
       return {
         accepted: tools.filter((_, i) => verdicts[i]?.verdict === 'accepted'),
         refused: stored.filter((tool) => tool.verdict.verdict === 'refused'),

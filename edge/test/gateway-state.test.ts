@@ -1,6 +1,6 @@
-// Per-credential gateway state and the isolate's tool cache (issue #10 items 3 and 5; issue #17 item 3 (c)), in
-// process: real SDK Clients with different Authorization headers → the gateway (memory session stores) → a real SDK
-// Server whose tools depend on the credential.
+// Per-credential gateway state and the isolate's tool cache (issue #10 items 3 and 5; issue #17 item 3 (c), (d), (f)),
+// in process: real SDK Clients with different Authorization headers → the gateway (memory session stores) → a real
+// SDK Server whose tools depend on the credential.
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -13,7 +13,7 @@ import { createUpstream } from '../../test/helpers/http-upstream.ts';
 import { credentialScope, stateKey } from '../src/credential-scope.ts';
 import { createMcpGateway } from '../src/mcp-gateway.ts';
 import { protocolVersionMeta, requestRevision } from '../src/protocol-revision.ts';
-import { createMemorySessionStores, type SessionStores } from '../src/session-store.ts';
+import { createMemorySessionStores, type SessionStores, type StoredTool } from '../src/session-store.ts';
 import { createToolCache, type ListHints, listHints, type ToolCache } from '../src/tool-cache.ts';
 
 const upstreamUrl = 'http://bank.test/mcp';
@@ -35,27 +35,38 @@ const toolsFor = (authorization: string): Tool[] => [
 interface Seen {
   lists: string[];
   calls: { authorization: string; arguments: unknown }[];
+  /** The tool of each call, in order. */
+  called: string[];
 }
 
-/** A stateless upstream (no Mcp-Session-Id): a fresh SDK Server per request, as the SDK's stateless mode wants. */
-function credentialUpstream(hints: ListHints = {}, json = true) {
-  const seen: Seen = { lists: [], calls: [] };
-  const handle = async (request: Request): Promise<Response> => {
+/**
+ * A stateless upstream (no Mcp-Session-Id): a fresh SDK Server per request, as the SDK's stateless mode wants. Its
+ * hints and tools may depend on the credential, and `list` may be changed between requests (a dropped tool).
+ */
+function credentialUpstream(
+  hints: ListHints | ((authorization: string) => ListHints) = {},
+  json = true,
+  list: (authorization: string) => Tool[] = toolsFor,
+) {
+  const seen: Seen = { lists: [], calls: [], called: [] };
+  const upstream = { seen, list, handle };
+  async function handle(request: Request): Promise<Response> {
     const authorization = request.headers.get('authorization') ?? '';
     const server = new Server({ name: 'bank', version: '1.0.0' }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, () => {
       seen.lists.push(authorization);
-      return { tools: toolsFor(authorization), ...hints };
+      return { tools: upstream.list(authorization), ...(typeof hints === 'function' ? hints(authorization) : hints) };
     });
     server.setRequestHandler(CallToolRequestSchema, (call) => {
       seen.calls.push({ authorization, arguments: call.params.arguments });
+      seen.called.push(call.params.name);
       return { content: [{ type: 'text', text: 'done' }] };
     });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: json });
     await server.connect(transport);
     return transport.handleRequest(request);
-  };
-  return { seen, handle };
+  }
+  return upstream;
 }
 
 /** Memory stores that count every call made to them, by method. */
@@ -70,9 +81,9 @@ function countingStores(inner: SessionStores = createMemorySessionStores()) {
         counts.getTool++;
         return store.getTool(name);
       },
-      putTools: (tools, hints) => {
+      putTools: (tools, page) => {
         counts.putTools++;
-        return store.putTools(tools, hints);
+        return store.putTools(tools, page);
       },
     };
   };
@@ -221,19 +232,7 @@ describe('isolate tool cache', () => {
     assert.equal(upstream.seen.calls.length, 4);
   });
 
-  it('shares a list marked cacheScope "public" across credentials', async () => {
-    const upstream = credentialUpstream({ ttlMs: 60_000, cacheScope: 'public' });
-    const gateway = gatewayFor(upstream.handle, createMemorySessionStores(), createToolCache());
-    const aliceClient = await connect(gateway, alice);
-    await aliceClient.listTools();
-    const malloryClient = await connect(gateway, mallory);
-    // The upstream said Alice's list holds nothing user-specific, so Mallory's call is checked against it unlisted.
-    const error = await refusal(transfer(malloryClient, 1000));
-    assert.equal((error.data as { code: string }).code, 'invalid_arguments');
-    assert.deepEqual(upstream.seen.lists, [alice]);
-  });
-
-  for (const hints of [{ ttlMs: 60_000, cacheScope: 'private' }, {}] as const) {
+  for (const hints of [{ ttlMs: 60_000, cacheScope: 'public' }, { ttlMs: 60_000, cacheScope: 'private' }, {}] as const) {
     it(`never shares a list across credentials when cacheScope is ${hints.cacheScope ?? 'absent'}`, async () => {
       const upstream = credentialUpstream(hints);
       const gateway = gatewayFor(upstream.handle, createMemorySessionStores(), createToolCache());
@@ -278,6 +277,114 @@ describe('isolate tool cache', () => {
     clock += 2 * 60_000;
     await transfer(aliceClient, 1);
     assert.equal(upstream.seen.lists.length, 2);
+  });
+});
+
+/** Mallory's list is lax, marked public, and has a tool Alice's lacks; Alice's is strict and private. */
+const laxPublic = (authorization: string): ListHints =>
+  authorization === mallory ? { ttlMs: 60 * 60_000, cacheScope: 'public' } : { ttlMs: 60_000, cacheScope: 'private' };
+const withAdmin = (authorization: string): Tool[] => [
+  ...toolsFor(authorization),
+  ...(authorization === mallory ? [{ name: 'admin', inputSchema: { type: 'object' as const } }] : []),
+];
+const codeOf = (error: McpError) => (error.data as { code?: string } | undefined)?.code;
+
+describe('cacheScope "public" never decides another credential\'s calls', () => {
+  it("checks a credential that never listed against its own list, not another's lax public one", async () => {
+    const upstream = credentialUpstream(laxPublic, true, withAdmin);
+    const gateway = gatewayFor(upstream.handle, createMemorySessionStores(), createToolCache());
+    await (await connect(gateway, mallory)).listTools();
+    const aliceClient = await connect(gateway, alice);
+    assert.equal(codeOf(await refusal(transfer(aliceClient, 1000))), 'invalid_arguments');
+    assert.deepEqual(upstream.seen.lists, [mallory, alice]);
+    assert.equal(upstream.seen.calls.length, 0);
+  });
+
+  it('lists again once its own strict list expires, though a public lax list is still fresh', async () => {
+    let clock = 1_000_000;
+    const upstream = credentialUpstream(laxPublic, true, withAdmin);
+    const gateway = gatewayFor(upstream.handle, createMemorySessionStores(), createToolCache({ now: () => clock }));
+    const aliceClient = await connect(gateway, alice);
+    await aliceClient.listTools();
+    clock += 1000;
+    await (await connect(gateway, mallory)).listTools();
+    clock += 60_000;
+    assert.equal(codeOf(await refusal(transfer(aliceClient, 1000))), 'invalid_arguments');
+    assert.deepEqual(upstream.seen.lists, [alice, mallory, alice]);
+    assert.equal(upstream.seen.calls.length, 0);
+  });
+
+  it("refuses a tool that only another credential's public list names, listed or not", async () => {
+    const upstream = credentialUpstream(laxPublic, true, withAdmin);
+    const gateway = gatewayFor(upstream.handle, createMemorySessionStores(), createToolCache());
+    const malloryClient = await connect(gateway, mallory);
+    await malloryClient.listTools();
+    await malloryClient.callTool({ name: 'admin', arguments: {} });
+    const aliceClient = await connect(gateway, alice);
+    assert.equal(codeOf(await refusal(aliceClient.callTool({ name: 'admin', arguments: {} }))), 'unknown_tool');
+    await aliceClient.listTools();
+    assert.equal(codeOf(await refusal(aliceClient.callTool({ name: 'admin', arguments: {} }))), 'unknown_tool');
+    assert.deepEqual(upstream.seen.called, ['admin']);
+    assert.deepEqual(
+      upstream.seen.lists.filter((who) => who === alice),
+      [alice, alice, alice],
+      'each refusal of an unknown tool lists again under her own credential',
+    );
+  });
+});
+
+describe('a newer tools/list replaces what a state key may call', () => {
+  const legacy: Tool = { name: 'legacy', inputSchema: { type: 'object' } };
+
+  for (const hints of [{}, { ttlMs: 60 * 60_000, cacheScope: 'public' }] as const) {
+    it(`refuses a tool the upstream dropped right after the client lists again (cacheScope ${hints.cacheScope ?? 'absent'})`, async () => {
+      const upstream = credentialUpstream(hints, true, (who) => [...toolsFor(who), legacy]);
+      const { stores, counts } = countingStores();
+      const gateway = gatewayFor(upstream.handle, stores, createToolCache());
+      const aliceClient = await connect(gateway, alice);
+      await aliceClient.listTools();
+      await aliceClient.callTool({ name: 'legacy', arguments: {} });
+
+      upstream.list = toolsFor;
+      assert.deepEqual(
+        (await aliceClient.listTools()).tools.map((tool) => tool.name),
+        ['transfer'],
+      );
+      assert.equal(codeOf(await refusal(aliceClient.callTool({ name: 'legacy', arguments: {} }))), 'unknown_tool');
+      assert.deepEqual(upstream.seen.called, ['legacy']);
+      // The store (the Durable Object's stand-in) was replaced too, so no other isolate finds it either.
+      const key = counts.keys.at(-1) ?? '';
+      assert.equal(await stores(key).getTool('legacy'), undefined);
+      const elsewhere = await connect(gatewayFor(upstream.handle, stores, createToolCache()), alice);
+      assert.equal(codeOf(await refusal(elsewhere.callTool({ name: 'legacy', arguments: {} }))), 'unknown_tool');
+      assert.deepEqual(upstream.seen.called, ['legacy']);
+    });
+  }
+
+  it("refuses a dropped tool after the gateway's own re-list (a call to a tool it has not seen)", async () => {
+    const upstream = credentialUpstream({}, true, (who) => [...toolsFor(who), legacy]);
+    const gateway = gatewayFor(upstream.handle, createMemorySessionStores(), createToolCache());
+    const aliceClient = await connect(gateway, alice);
+    await aliceClient.listTools();
+    upstream.list = (who) => [...toolsFor(who), { name: 'fresh', inputSchema: { type: 'object' } }];
+    // 'fresh' is unknown, so the gateway lists again; that list replaces the old one and 'legacy' goes with it.
+    await aliceClient.callTool({ name: 'fresh', arguments: {} });
+    assert.equal(codeOf(await refusal(aliceClient.callTool({ name: 'legacy', arguments: {} }))), 'unknown_tool');
+    assert.deepEqual(upstream.seen.called, ['fresh']);
+  });
+
+  it('adds a later page to the list its first page started', () => {
+    const cache = createToolCache();
+    const key = { upstream: upstreamUrl, stateKey: 's:stateless' };
+    cache.remember(key, [storedTool('a')], { first: true });
+    cache.remember(key, [storedTool('b')], { first: false });
+    assert.ok(cache.own(key, 'a') && cache.own(key, 'b'));
+    cache.remember(key, [storedTool('b')], { first: true });
+    assert.equal(cache.own(key, 'a'), undefined);
+    assert.ok(cache.own(key, 'b'));
+    cache.remember(key, [], { first: true });
+    assert.equal(cache.own(key, 'b'), undefined);
+    assert.deepEqual(cache.stats(), { tools: 0, lists: 0, evictions: 0 });
   });
 });
 
@@ -389,32 +496,26 @@ describe('one protocol revision per request', () => {
 });
 
 describe('createToolCache', () => {
-  const tool = (name: string) =>
-    ({
-      name,
-      verdict: { name, fingerprint: name, verdict: 'accepted', input: null, output: null, warnings: [] },
-      definition: '{}',
-      hasOutputSchema: false,
-    }) as const;
-
-  it('holds at most maxTools, evicting the least recently used lists', () => {
+  it('holds at most maxTools, evicting the least recently used tools', () => {
     const cache = createToolCache({ maxTools: 4 });
     const key = (n: number) => ({ upstream: upstreamUrl, stateKey: `scope:${n}` });
-    cache.remember(key(1), [tool('a'), tool('b')]);
-    cache.remember(key(2), [tool('a'), tool('b')]);
+    cache.remember(key(1), [storedTool('a'), storedTool('b')], { first: true });
+    cache.remember(key(2), [storedTool('a'), storedTool('b')], { first: true });
     assert.ok(cache.own(key(1), 'a'));
-    cache.remember(key(3), [tool('a'), tool('b')]);
+    cache.remember(key(3), [storedTool('a'), storedTool('b')], { first: true });
     assert.equal(cache.size(), 4);
     assert.equal(cache.own(key(2), 'a'), undefined);
+    assert.equal(cache.own(key(1), 'b'), undefined);
     assert.ok(cache.own(key(1), 'a'));
     assert.ok(cache.own(key(3), 'b'));
+    assert.equal(cache.stats().evictions, 2);
   });
 
   it('reads ttlMs and cacheScope only when they have the right type, and treats ttlMs 0 as just long enough', () => {
     let clock = 0;
     const cache = createToolCache({ now: () => clock });
     const key = { upstream: upstreamUrl, stateKey: 's:stateless' };
-    const [stamped] = cache.remember(key, [tool('a')], { ttlMs: 0 });
+    const [stamped] = cache.remember(key, [storedTool('a')], { ttlMs: 0, first: true });
     assert.equal(stamped?.expiresAt, 1000);
     assert.ok(cache.own(key, 'a'));
     clock = 1000;
@@ -425,3 +526,12 @@ describe('createToolCache', () => {
     assert.deepEqual(listHints({ ttlMs: 60, cacheScope: 'private' }), { ttlMs: 60, cacheScope: 'private' });
   });
 });
+
+function storedTool(name: string): StoredTool {
+  return {
+    name,
+    verdict: { name, fingerprint: name, verdict: 'accepted', input: { ok: true }, output: null, warnings: [] },
+    definition: '{}',
+    hasOutputSchema: false,
+  };
+}
