@@ -3,6 +3,7 @@ import { describeValue } from './describe-value.ts';
 import { authoredFormat } from './form-formats.ts';
 import { jsonPath } from './json-path.ts';
 import { jsonType } from './json-type.ts';
+import { keywordSegments } from './keyword-segments.ts';
 import type { LeafFailure } from './schema-validator-adapter.ts';
 import { isFalseSchema } from './walk-schema.ts';
 
@@ -35,7 +36,44 @@ function describeOne(failure: LeafFailure, instance: unknown, exact: ExactNumber
   const prefix = failure.propertyName ? 'property name: ' : '';
   const keyword = failure.keyword === 'not' && isFalseSchema(failure.schema) ? falseKeyword(failure.schemaPath) : failure.keyword;
   const close = nested ? closestNote(failure, instance, exact) : '';
-  return messages(failure, subject, exact).map((message) => ({ path, keyword, message: prefix + message + close }));
+  const lines = described(failure, subject) ? messages(failure, subject, exact) : [];
+  // Fail closed: a failure is never dropped for want of words. Its leaf says which keyword failed, and where.
+  if (lines.length === 0) lines.push(undescribed(failure.keyword));
+  return lines.map((message) => ({ path, keyword, message: prefix + message + close }));
+}
+
+/** The one wording for a failure there is nothing more to say about (`does not satisfy "required"`). */
+const undescribed = (keyword: string): string => `does not satisfy ${JSON.stringify(keyword)}`;
+
+/**
+ * Keywords whose message quotes the keyword's own value. Without it (a subschema the adapter could not locate)
+ * the message would say `want at least undefined`; such a leaf gets the plain wording instead.
+ */
+const quotesValue = new Set([
+  'const',
+  'enum',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'minItems',
+  'maxItems',
+  'minProperties',
+  'maxProperties',
+  'minContains',
+  'maxContains',
+]);
+
+/** Whether the leaf holds what its message needs: the value (the instance has it), the types, the bound. */
+function described(failure: LeafFailure, subject: unknown): boolean {
+  if (subject === undefined) return false;
+  if (failure.keyword === 'type') return (failure.types ?? []).length > 0;
+  return !quotesValue.has(failure.keyword) || has(failure.schema, failure.keyword);
 }
 
 /**
@@ -143,20 +181,31 @@ function messages(failure: LeafFailure, value: unknown, exact?: ExactNumbers): s
   }
 }
 
+/**
+ * Where a `false` subschema sits: under a keyword of its own (`additionalProperties`, `items`), or as a member of
+ * one (`properties/x`, `prefixItems/0`). Read by place, so a property named "items" is a property.
+ */
+function falseHolder(schemaPath: readonly string[]): { readonly keyword: string; readonly member: boolean } {
+  const keywords = keywordSegments(schemaPath);
+  const last = schemaPath.length - 1;
+  if (last < 0) return { keyword: '', member: false };
+  if (keywords[last]) return { keyword: schemaPath[last] as string, member: false };
+  return { keyword: schemaPath[last - 1] ?? '', member: true };
+}
+
 /** The keyword that held a `false` subschema, so an issue says `additionalProperties` rather than `not`. */
 function falseKeyword(schemaPath: readonly string[]): string {
-  const last = schemaPath[schemaPath.length - 1] ?? '';
-  const before = schemaPath[schemaPath.length - 2] ?? '';
-  if (propertyKeywords.has(last) || itemKeywords.has(last)) return last;
-  if (propertyHolders.has(before) || itemHolders.has(before)) return before;
+  const { keyword, member } = falseHolder(schemaPath);
+  if (member ? propertyHolders.has(keyword) || itemHolders.has(keyword) : propertyKeywords.has(keyword) || itemKeywords.has(keyword)) {
+    return keyword;
+  }
   return 'false';
 }
 
 function notAllowed(schemaPath: readonly string[]): string {
-  const last = schemaPath[schemaPath.length - 1] ?? '';
-  const before = schemaPath[schemaPath.length - 2] ?? '';
-  if (propertyKeywords.has(last) || propertyHolders.has(before)) return 'property not allowed';
-  if (itemKeywords.has(last) || itemHolders.has(before)) return 'item not allowed';
+  const { keyword, member } = falseHolder(schemaPath);
+  if (member ? propertyHolders.has(keyword) : propertyKeywords.has(keyword)) return 'property not allowed';
+  if (member ? itemHolders.has(keyword) : itemKeywords.has(keyword)) return 'item not allowed';
   return 'no value is allowed here';
 }
 
@@ -194,7 +243,7 @@ function resolveInstance(instance: unknown, pointer: readonly string[]): { segme
       value = value[i];
     } else {
       segments.push(segment);
-      value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[segment] : undefined;
+      value = has(value, segment) ? (value as Record<string, unknown>)[segment] : undefined;
     }
   }
   return { segments, value };

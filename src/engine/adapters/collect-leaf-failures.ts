@@ -2,6 +2,7 @@
 // wrapper unit ("a subschema had errors") and then its children, so the output is a tree in pre-order; one pass
 // with a stack finds where each unit's children end, and the walk after it visits every unit once, stopping
 // as soon as it has `limit` leaves.
+import { keywordSegments } from '../keyword-segments.ts';
 import type { LeafFailure, SchemaNode } from '../schema-validator-adapter.ts';
 
 /** The fields of a cfworker output unit the collection reads. */
@@ -38,7 +39,6 @@ const wrappers = new Set(
     .split(' '),
 );
 
-const mapKeywords = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
 const slash = 47;
 
 interface Located {
@@ -274,7 +274,8 @@ function build(context: Context, entry: Entry): LeafFailure {
   const instancePath = segmentsOf(context, unit.instanceLocation);
   const propertyName = context.propertyNames.size > 0 && context.propertyNames.has(entry) ? true : undefined;
   if (keyword === 'type') {
-    const types = Array.isArray(schema.type) ? (schema.type as string[]) : [String(schema.type)];
+    // No `type` where the walk ended (a subschema it could not locate): no types, and the engine says so.
+    const types = Array.isArray(schema.type) ? (schema.type as string[]) : typeof schema.type === 'string' ? [schema.type] : [];
     return propertyName
       ? { schema, schemaPath, instancePath, keyword, types, propertyName }
       : { schema, schemaPath, instancePath, keyword, types };
@@ -322,7 +323,7 @@ function valueAt(instance: unknown, path: readonly string[]): unknown {
   let value = instance;
   for (const segment of path) {
     if (typeof value !== 'object' || value === null) return undefined;
-    value = Array.isArray(value) ? value[Number(segment)] : (value as Record<string, unknown>)[segment];
+    value = Array.isArray(value) ? value[Number(segment)] : has(value, segment) ? (value as Record<string, unknown>)[segment] : undefined;
   }
   return value;
 }
@@ -330,10 +331,9 @@ function valueAt(instance: unknown, path: readonly string[]): unknown {
 /** Whether a keyword location lies inside a `contains` subschema (and not in a property named "contains"). */
 function insideContains(keywordLocation: string): boolean {
   if (!keywordLocation.includes('/contains/')) return false;
-  const segments = keywordLocation.split('/');
-  for (let i = 1; i < segments.length - 1; i++) {
-    if (segments[i] === 'contains' && !mapKeywords.has(segments[i - 1] ?? '')) return true;
-  }
+  const segments = pointerSegments(keywordLocation);
+  const keywords = keywordSegments(segments);
+  for (let i = 0; i < segments.length - 1; i++) if (segments[i] === 'contains' && keywords[i]) return true;
   return false;
 }
 
@@ -349,13 +349,15 @@ function locate(context: Context, keywordLocation: string): Located {
 function walkTo(context: Context, keywordLocation: string): Located | undefined {
   const segments = pointerSegments(keywordLocation);
   segments.pop();
+  const keywords = keywordSegments(segments);
   let node: unknown = context.input.root;
-  for (const segment of segments) {
+  for (const [i, segment] of segments.entries()) {
     if (typeof node !== 'object' || node === null) return undefined;
     const holder = node as Record<string, unknown>;
-    if (segment === '$ref') node = context.input.lookup[String(holder.__absolute_ref__)];
-    else if (segment === '$recursiveRef') node = context.input.lookup[String(holder.__absolute_recursive_ref__)];
-    else node = holder[segment];
+    // Only a reference in keyword place is followed: `/properties/$ref` is the property named "$ref".
+    if (keywords[i] && segment === '$ref') node = context.input.lookup[String(holder.__absolute_ref__)];
+    else if (keywords[i] && segment === '$recursiveRef') node = context.input.lookup[String(holder.__absolute_recursive_ref__)];
+    else node = Object.hasOwn(holder, segment) ? holder[segment] : undefined;
   }
   if (typeof node !== 'object' || node === null) return undefined;
   return { schema: node as SchemaNode, schemaPath: segments };

@@ -1,0 +1,231 @@
+// Fail closed on every unknown (issue 17, item 3): the engine never answers valid when the validator said
+// invalid, a key named like a keyword is a key, a tool list with a malformed or duplicated name refuses those
+// tools, and an elicitation answer may only hold what its form asked for.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { describeFailures } from '../src/engine/describe-failure.ts';
+import { createEngine, jsonPath } from '../src/engine/index.ts';
+import { keywordSegments } from '../src/engine/keyword-segments.ts';
+import type { LeafFailure } from '../src/engine/schema-validator-adapter.ts';
+import type { Issue, ValidationOutcome } from '../src/protocol/index.ts';
+import { compileWithOracle } from './helpers/hyperjump-oracle.ts';
+
+const hostileKeys = ['$ref', '$recursiveRef', '$id', 'constructor', '__proto__', 'type', 'enum', 'required'] as const;
+const dialects = {
+  '2020-12': 'https://json-schema.org/draft/2020-12/schema',
+  '2019-09': 'https://json-schema.org/draft/2019-09/schema',
+} as const;
+
+/** An object with exactly these own members, `__proto__` included (an object literal would set the prototype). */
+const own = (entries: [string, unknown][]): Record<string, unknown> => Object.fromEntries(entries);
+const escapeRegExp = (text: string): string => text.replace(/[$^\\.*+?()[\]{}|]/g, '\\$&');
+
+function issuesOf(outcome: ValidationOutcome): readonly Issue[] {
+  assert.ok(!('refused' in outcome), `refused: ${JSON.stringify(outcome)}`);
+  assert.equal(outcome.valid, false, 'expected invalid');
+  return outcome.valid ? [] : outcome.issues;
+}
+
+const lines = (issues: readonly Issue[]): string[] => issues.map((issue) => `${issue.path}: ${issue.message}`);
+
+describe('keys named like keywords or prototype members are keys', () => {
+  const engine = createEngine();
+  for (const [dialect, uri] of Object.entries(dialects)) {
+    for (const key of hostileKeys) {
+      const at = jsonPath([key]);
+      it(`reports ${at}: missing required property "path" under properties (${dialect})`, async () => {
+        const schema = own([
+          ['$schema', uri],
+          ['properties', own([[key, { type: 'object', required: ['path'] }]])],
+        ]);
+        assert.deepEqual(lines(issuesOf(await engine.validate(schema, own([[key, {}]])))), [`${at}: missing required property "path"`]);
+        assert.deepEqual(await engine.validate(schema, own([[key, { path: 1 }]])), { valid: true });
+      });
+
+      it(`reports ${at} under patternProperties (${dialect})`, async () => {
+        const schema = own([
+          ['$schema', uri],
+          ['patternProperties', own([[`^${escapeRegExp(key)}$`, { type: 'object', required: ['path'] }]])],
+        ]);
+        assert.deepEqual(lines(issuesOf(await engine.validate(schema, own([[key, {}]])))), [`${at}: missing required property "path"`]);
+      });
+
+      it(`reports $: missing required property "z" for dependentSchemas["${key}"] (${dialect})`, async () => {
+        const schema = own([
+          ['$schema', uri],
+          ['dependentSchemas', own([[key, { required: ['z'] }]])],
+        ]);
+        assert.deepEqual(lines(issuesOf(await engine.validate(schema, own([[key, 1]])))), ['$: missing required property "z"']);
+        assert.deepEqual(
+          await engine.validate(
+            schema,
+            own([
+              [key, 1],
+              ['z', 2],
+            ]),
+          ),
+          { valid: true },
+        );
+      });
+
+      it(`reports $[0]${at.slice(1)} with the bound's own value under items (${dialect})`, async () => {
+        const schema = own([
+          ['$schema', uri],
+          ['items', { properties: own([[key, { minimum: 3 }]]) }],
+        ]);
+        assert.deepEqual(lines(issuesOf(await engine.validate(schema, [own([[key, 1]])]))), [`$[0]${at.slice(1)}: got 1, want at least 3`]);
+      });
+    }
+  }
+
+  it('names a false property "items" as a property, not an item', async () => {
+    const issues = issuesOf(
+      await engine.validate({ properties: { items: false, additionalProperties: false } }, { items: 1, additionalProperties: 2 }),
+    );
+    assert.deepEqual(
+      issues.map((issue) => [issue.path, issue.keyword, issue.message]),
+      [
+        ['$.items', 'properties', 'property not allowed'],
+        ['$.additionalProperties', 'properties', 'property not allowed'],
+      ],
+    );
+  });
+
+  it('tells a "contains" property from the contains keyword', async () => {
+    const schema = {
+      properties: { properties: { properties: { contains: { type: 'string' } } } },
+      contains: { type: 'integer' },
+      minContains: 2,
+    };
+    const issues = issuesOf(await engine.validate(schema, [1, 'a']));
+    assert.deepEqual(lines(issues), ['$: too few items match the "contains" schema, want at least 2']);
+  });
+});
+
+describe('keywordSegments', () => {
+  it('reads each segment by its place: keyword, property name or item index', () => {
+    assert.deepEqual(keywordSegments(['properties', '$ref', 'required']), [true, false, true]);
+    assert.deepEqual(keywordSegments(['properties', 'properties', 'properties', '$ref']), [true, false, true, false]);
+    assert.deepEqual(keywordSegments(['allOf', '0', '$ref', 'items', 'type']), [true, false, true, true, true]);
+    assert.deepEqual(keywordSegments(['items', '1', 'dependentSchemas', 'constructor']), [true, false, true, false]);
+  });
+});
+
+describe('no failure goes undescribed', () => {
+  const leaf = (keyword: string, schema: Record<string, unknown> = {}): LeafFailure => ({
+    instancePath: ['a'],
+    keyword,
+    schema,
+    schemaPath: ['properties', 'a'],
+  });
+
+  it('says which keyword failed when the subschema behind a leaf is unknown, never "want undefined"', () => {
+    const issues = describeFailures([leaf('minimum'), leaf('required'), leaf('enum'), leaf('dependentRequired'), leaf('somethingNew')], {
+      a: 1,
+    });
+    assert.deepEqual(lines(issues), [
+      '$.a: does not satisfy "minimum"',
+      '$.a: does not satisfy "required"',
+      '$.a: does not satisfy "enum"',
+      '$.a: does not satisfy "dependentRequired"',
+      '$.a: does not satisfy "somethingNew"',
+    ]);
+  });
+
+  it('gives at least one issue per leaf, and none that prints undefined, for any leaf (property)', () => {
+    const keywords = [
+      'type',
+      'required',
+      'dependentRequired',
+      'dependencies',
+      'not',
+      'const',
+      'enum',
+      'minimum',
+      'maximum',
+      'exclusiveMinimum',
+      'multipleOf',
+      'minLength',
+      'pattern',
+      'format',
+      'minItems',
+      'minProperties',
+      'minContains',
+      'anyOf',
+      'oneOf',
+      'uniqueItems',
+      'contains',
+      'other',
+    ];
+    const leafArb = fc.record({
+      instancePath: fc.array(fc.constantFrom('a', '0', '$ref', '__proto__', 'constructor'), { maxLength: 3 }),
+      keyword: fc.constantFrom(...keywords),
+      schema: fc.dictionary(fc.constantFrom('required', 'minimum', 'enum', 'type', 'not'), fc.constantFrom(1, 'a', ['x'], {}, null)),
+      schemaPath: fc.array(fc.constantFrom('properties', 'items', '$ref', 'a', '0'), { maxLength: 4 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(leafArb, { minLength: 1, maxLength: 4 }),
+        fc.constantFrom<unknown>({}, { a: 1 }, [1], 'x'),
+        (leaves, instance) => {
+          const issues = describeFailures(leaves as LeafFailure[], instance);
+          assert.ok(issues.length >= leaves.length);
+          for (const issue of issues) assert.doesNotMatch(issue.message, /\bundefined\b/);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('invalid means at least one issue (property, against hyperjump)', () => {
+  const keyArb = fc.constantFrom(...hostileKeys, 'items', 'properties', 'a');
+  const leafArb: fc.Arbitrary<unknown> = fc.oneof(
+    fc.constant({ type: 'string' }),
+    fc.constant({ minimum: 3 }),
+    fc.constant({ enum: [1, 'a'] }),
+    fc.constant({ minLength: 2 }),
+    fc.constant(false),
+    keyArb.map((key) => ({ type: 'object', required: [key] })),
+    keyArb.map((key) => ({ required: [key] })),
+  );
+  const schemaArb = fc.letrec<{ schema: unknown }>((tie) => ({
+    schema: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      leafArb,
+      fc.array(fc.tuple(keyArb, tie('schema')), { minLength: 1, maxLength: 3 }).map((entries) => ({ properties: own(entries) })),
+      fc
+        .array(fc.tuple(keyArb, tie('schema')), { minLength: 1, maxLength: 2 })
+        .map((entries) => ({ patternProperties: own(entries.map(([key, sub]) => [`^${escapeRegExp(key)}$`, sub])) })),
+      fc.array(fc.tuple(keyArb, tie('schema')), { minLength: 1, maxLength: 2 }).map((entries) => ({ dependentSchemas: own(entries) })),
+      tie('schema').map((items) => ({ items })),
+    ),
+  })).schema;
+  const instanceArb = fc.letrec<{ value: unknown }>((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      fc.constantFrom(1, 5, 'a', 'abc', null),
+      fc.array(fc.tuple(keyArb, tie('value')), { maxLength: 3 }).map((entries) => own(entries)),
+      fc.array(tie('value'), { maxLength: 2 }),
+    ),
+  })).value;
+
+  it('agrees with hyperjump on every verdict, and an invalid one lists issues', async () => {
+    const engine = createEngine();
+    await fc.assert(
+      fc.asyncProperty(schemaArb, instanceArb, async (schema, instance) => {
+        const oracle = await compileWithOracle(schema as never, '2020-12');
+        assert.ok(oracle.ok, oracle.ok ? '' : oracle.error);
+        const outcome = await engine.validate(schema as object, instance);
+        assert.ok(!('refused' in outcome), JSON.stringify(outcome));
+        assert.equal(outcome.valid, oracle.validate(instance as never), JSON.stringify(outcome));
+        if (!outcome.valid) {
+          assert.ok(outcome.issues.length >= 1);
+          for (const issue of outcome.issues) assert.doesNotMatch(issue.message, /\bundefined\b/);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
