@@ -90,7 +90,34 @@ describe('schemaval lint', () => {
     assert.equal(await main(['lint', '--json', '-'], io), 1);
     const { tools } = JSON.parse(io.out());
     assert.equal(tools[0].name, 'tools[0]');
-    assert.equal(tools[0].input.code, 'invalid_schema');
+    assert.equal(tools[0].input.code, 'invalid_tool');
+  });
+
+  it('refuses a tool whose name has a lone surrogate (invalid_tool, no fingerprint), and exits 1', async () => {
+    const io = memoryIo({
+      '-': '{"tools":[{"name":"bad\\udc00","inputSchema":{"type":"object"}},{"name":"ok","inputSchema":{"type":"object"}}]}',
+    });
+    assert.equal(await main(['lint', '--json', '-'], io), 1);
+    const { tools } = JSON.parse(io.out());
+    assert.deepEqual(tools[0], {
+      name: 'bad\udc00',
+      fingerprint: '',
+      verdict: 'refused',
+      input: { ok: false, code: 'invalid_tool', message: 'tool name "bad\\udc00" holds a lone UTF-16 surrogate: not well-formed Unicode' },
+      output: null,
+      warnings: [],
+    });
+    assert.equal(tools[1].verdict, 'accepted');
+  });
+
+  it('refuses every definition of a duplicated name, also when the copies fall in different batches', async () => {
+    const tools = Array.from({ length: lintBatch + 2 }, (_, i) => ({ name: `tool_${i}`, inputSchema: { type: 'object' } }));
+    tools[lintBatch + 1] = { name: 'tool_0', inputSchema: { type: 'object' } };
+    const io = memoryIo({ '-': JSON.stringify({ tools }) });
+    assert.equal(await main(['lint', '-'], io), 1);
+    const refusal = '          invalid_tool: tool name "tool_0" appears 2 times in this list: every definition of it is refused\n';
+    assert.equal(io.out().split(`refused   tool_0\n${refusal}`).length, 3, io.out().slice(0, 400));
+    assert.match(io.out(), /^258 tools: 256 accepted, 2 refused$/m);
   });
 
   it('sends a 1,728-tool file to the worker in one message per 256 tools, and prints the verdicts in file order', async () => {

@@ -4,11 +4,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { toolListRefusals } from '../src/engine/compile-tool.ts';
 import { describeFailures } from '../src/engine/describe-failure.ts';
-import { createEngine, jsonPath } from '../src/engine/index.ts';
+import { createEngine, jsonPath, toolFingerprint } from '../src/engine/index.ts';
 import { keywordSegments } from '../src/engine/keyword-segments.ts';
 import type { LeafFailure } from '../src/engine/schema-validator-adapter.ts';
-import type { Issue, ValidationOutcome } from '../src/protocol/index.ts';
+import type { Issue, ToolVerdict, ValidationOutcome } from '../src/protocol/index.ts';
 import { compileWithOracle } from './helpers/hyperjump-oracle.ts';
 
 const hostileKeys = ['$ref', '$recursiveRef', '$id', 'constructor', '__proto__', 'type', 'enum', 'required'] as const;
@@ -227,5 +228,76 @@ describe('invalid means at least one issue (property, against hyperjump)', () =>
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('tool lists: malformed and duplicated names are refused (invalid_tool)', () => {
+  const tool = (name: unknown, extra: Record<string, unknown> = {}) => ({ name, inputSchema: { type: 'object' }, ...extra });
+  const refusal = (verdict: ToolVerdict | undefined) =>
+    verdict?.input?.ok === false
+      ? [verdict.name, verdict.verdict, verdict.fingerprint, verdict.input.code, verdict.input.message]
+      : verdict;
+
+  it('refuses every definition of a duplicated name, naming the name and the count, and accepts the rest', async () => {
+    const verdicts = await createEngine().compileTools([
+      tool('search'),
+      tool('fetch', { inputSchema: { type: 'object', properties: { url: { type: 'string' } } } }),
+      tool('search', { inputSchema: { type: 'object', properties: { q: { type: 'string' } } } }),
+      tool('search', { description: 'the last one' }),
+    ]);
+    const message = 'tool name "search" appears 3 times in this list: every definition of it is refused';
+    assert.deepEqual(refusal(verdicts[0]), ['search', 'refused', '', 'invalid_tool', message]);
+    assert.deepEqual(refusal(verdicts[2]), ['search', 'refused', '', 'invalid_tool', message]);
+    assert.deepEqual(refusal(verdicts[3]), ['search', 'refused', '', 'invalid_tool', message]);
+    assert.equal(verdicts[1]?.verdict, 'accepted');
+  });
+
+  it('refuses a duplicate even when one definition was accepted and cached before, and never caches the refusal', async () => {
+    const engine = createEngine();
+    const [alone] = await engine.compileTools([tool('search')]);
+    assert.equal(alone?.verdict, 'accepted');
+    const twice = await engine.compileTools([tool('search'), tool('search')]);
+    assert.deepEqual(
+      twice.map((verdict) => verdict.verdict),
+      ['refused', 'refused'],
+    );
+    assert.deepEqual(await engine.compileTools([tool('search')]), [alone]);
+  });
+
+  it('refuses a name with a lone surrogate, with no fingerprint; its well-formed twin is accepted with one', async () => {
+    const [lone, pair] = await createEngine().compileTools([tool('a\udc00b'), tool('a\ud83d\ude00b')]);
+    assert.deepEqual(refusal(lone), [
+      'a\udc00b',
+      'refused',
+      '',
+      'invalid_tool',
+      'tool name "a\\udc00b" holds a lone UTF-16 surrogate: not well-formed Unicode',
+    ]);
+    assert.equal(pair?.verdict, 'accepted');
+    assert.equal(pair?.fingerprint, await toolFingerprint(tool('a\ud83d\ude00b')));
+  });
+
+  it('refuses an empty name (its fingerprint kept), a name that is not a string, and an entry that is not a tool', async () => {
+    const verdicts = await createEngine().compileTools([tool(''), tool(42), tool(null), 'search', null]);
+    assert.deepEqual(verdicts.map(refusal), [
+      ['', 'refused', await toolFingerprint(tool('')), 'invalid_tool', 'tools[0] has an empty "name"'],
+      ['tools[1]', 'refused', '', 'invalid_tool', 'tools[1] is not a tool: want an object with a string "name"'],
+      ['tools[2]', 'refused', '', 'invalid_tool', 'tools[2] is not a tool: want an object with a string "name"'],
+      ['tools[3]', 'refused', '', 'invalid_tool', 'tools[3] is not a tool: want an object with a string "name"'],
+      ['tools[4]', 'refused', '', 'invalid_tool', 'tools[4] is not a tool: want an object with a string "name"'],
+    ]);
+  });
+
+  it('decides nothing for a well-formed list (toolListRefusals)', () => {
+    assert.deepEqual(toolListRefusals([tool('a'), tool('b'), tool('constructor'), tool('__proto__')]), [
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+
+  it('never gives a lone-surrogate tool a fingerprint: toolFingerprint rejects it', async () => {
+    await assert.rejects(toolFingerprint(tool('\ud800')), TypeError);
   });
 });

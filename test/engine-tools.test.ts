@@ -111,7 +111,7 @@ describe('compileTools verdicts', () => {
     const [verdict] = await verdictsOf([42]);
     assert.equal(verdict?.name, 'tools[0]');
     assert.equal(verdict?.verdict, 'refused');
-    assert.equal(verdict?.input?.ok === false && verdict.input.code, 'invalid_schema');
+    assert.equal(verdict?.input?.ok === false && verdict.input.code, 'invalid_tool');
   });
 
   it('throws INVALID_ARGUMENT when the tool list is not an array', async () => {

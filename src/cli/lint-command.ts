@@ -1,3 +1,4 @@
+import { toolListRefusals } from '../engine/compile-tool.ts';
 import type { Validator } from '../host/create-validator.ts';
 import type { ToolVerdict } from '../protocol/tool.ts';
 import { CliError, type CliIo, exitCodes } from './cli-io.ts';
@@ -23,9 +24,12 @@ const fileBytes = 64 * 1024 * 1024;
 export async function lintCommand(open: () => Promise<Validator>, io: CliIo, options: LintOptions): Promise<number> {
   const tools = await loadTools(io, options);
   const validator = await open();
+  // The file is one list however it is batched: a name repeated in another batch is refused here, in every batch.
+  const forced = toolListRefusals(tools);
   const verdicts: ToolVerdict[] = [];
   for await (const batch of compileInBatches(validator, tools)) {
-    for (const verdict of batch) {
+    for (const compiled of batch) {
+      const verdict = forced[verdicts.length] ?? compiled;
       verdicts.push(verdict);
       if (!options.json) io.stdout(describeVerdict(verdict));
     }

@@ -1,6 +1,9 @@
 import type { SchemaVerdict, ToolVerdict } from '../protocol/tool.ts';
 import type { SchemaWarning } from '../protocol/warning.ts';
 import type { CompileResult } from './compile-schema.ts';
+import { toolFingerprintIfAny } from './fingerprint.ts';
+import { jsonKeyBytes } from './json-string-bytes.ts';
+import { truncate } from './truncate.ts';
 
 /** A tool's compiled schemas, kept by fingerprint for later argument and result checks. */
 export interface CompiledTool {
@@ -9,6 +12,41 @@ export interface CompiledTool {
   readonly input: CompileResult | null;
   readonly output: CompileResult | null;
   readonly verdict: ToolVerdict;
+}
+
+/**
+ * The verdicts a `tools/list` result forces whatever the tools' schemas say (`invalid_tool`), by index; undefined
+ * where the definition is judged by its schemas. Refused: an entry that is not an object with a string `name`; an
+ * empty name; a name with a lone UTF-16 surrogate (no canonical form, so no fingerprint); and every definition of
+ * a name the list holds more than once, since which one a call means cannot be known (never the last one,
+ * silently). Such a verdict has the fingerprint `""` (an empty name's keeps the definition's): it judges the list,
+ * not a definition, so nothing may cache it or look the tool up by it. Every surface applies this to the whole
+ * list it was given, and caches none of these verdicts. A list read page by page is one list: `earlier` counts
+ * the names on its pages before this one.
+ */
+export function toolListRefusals(tools: readonly unknown[], earlier: ReadonlyMap<string, number> = new Map()): (ToolVerdict | undefined)[] {
+  const names: (string | undefined)[] = tools.map((entry) =>
+    typeof entry === 'object' && entry !== null && typeof (entry as { name?: unknown }).name === 'string'
+      ? (entry as { name: string }).name
+      : undefined,
+  );
+  const counts = new Map<string, number>(earlier);
+  for (const name of names) if (name !== undefined) counts.set(name, (counts.get(name) ?? 0) + 1);
+  return names.map((name, i) => {
+    if (name === undefined) return refusedTool(`tools[${i}]`, `tools[${i}] is not a tool: want an object with a string "name"`);
+    const quoted = JSON.stringify(truncate(name, 60));
+    // An empty name is wrong whatever the list holds, so that verdict keeps the definition's fingerprint.
+    if (name === '') return refusedTool(name, `tools[${i}] has an empty "name"`, toolFingerprintIfAny(tools[i] as { name: string }));
+    if (jsonKeyBytes(name) < 0) return refusedTool(name, `tool name ${quoted} holds a lone UTF-16 surrogate: not well-formed Unicode`);
+    const count = counts.get(name) ?? 1;
+    if (count > 1) return refusedTool(name, `tool name ${quoted} appears ${count} times in this list: every definition of it is refused`);
+    return undefined;
+  });
+}
+
+/** A tool refused for its definition rather than its schemas: reported on `input`, like a refused input schema. */
+function refusedTool(name: string, message: string, fingerprint = ''): ToolVerdict {
+  return { name, fingerprint, verdict: 'refused', input: { ok: false, code: 'invalid_tool', message }, output: null, warnings: [] };
 }
 
 /** Builds a tool's verdict from its schemas' compile results (docs/architecture.md#cli: refused if either schema is). */

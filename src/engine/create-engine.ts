@@ -4,7 +4,7 @@ import type { ToolVerdict } from '../protocol/tool.ts';
 import { createCfworkerAdapter } from './adapters/cfworker-adapter.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { type CompileResult, compileSchema } from './compile-schema.ts';
-import { type CompiledTool, toolVerdict } from './compile-tool.ts';
+import { type CompiledTool, toolListRefusals, toolVerdict } from './compile-tool.ts';
 import { compiledWeight, toolWeight } from './compiled-weight.ts';
 import { EngineError } from './engine-error.ts';
 import { hashText, toolCanonicalJson } from './fingerprint.ts';
@@ -178,7 +178,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
     compile,
     async compileTools(list) {
       if (!Array.isArray(list)) throw new EngineError('INVALID_ARGUMENT', 'compileTools wants an array of tools');
-      return list.map(compileTool);
+      // The list's own verdicts first (malformed names, duplicates): such an entry is never compiled or cached.
+      const forced = toolListRefusals(list);
+      return list.map((entry, i) => forced[i] ?? compileTool(entry, i));
     },
     async validate(schema, instance) {
       return run(resolve(schema, 'annotate'), instance);

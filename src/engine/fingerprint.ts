@@ -13,12 +13,32 @@ export async function fingerprint(value: unknown): Promise<string> {
   return hashText(canonicalJson(value));
 }
 
-/** The fingerprint of a tool: of `{ name, inputSchema, outputSchema }`, leaving out a schema it does not have. */
-export async function toolFingerprint(tool: {
+/** The parts of a tool its fingerprint covers. */
+interface FingerprintedTool {
   readonly name: unknown;
   readonly inputSchema?: unknown;
   readonly outputSchema?: unknown;
-}): Promise<string> {
+}
+
+/**
+ * The fingerprint of a tool: of `{ name, inputSchema, outputSchema }`, leaving out a schema it does not have.
+ * Rejects (a `TypeError`) for a tool with no canonical form, such as a name with a lone surrogate: never an
+ * empty or made-up fingerprint, which two different tools could share.
+ */
+export async function toolFingerprint(tool: FingerprintedTool): Promise<string> {
+  return hashTool(tool);
+}
+
+/** `toolFingerprint` in the same tick, or undefined for a tool with no canonical form. */
+export function toolFingerprintIfAny(tool: FingerprintedTool): string | undefined {
+  try {
+    return hashTool(tool);
+  } catch {
+    return undefined;
+  }
+}
+
+function hashTool(tool: FingerprintedTool): string {
   const part = (value: unknown): string | undefined => (value === undefined ? undefined : canonicalJson(value));
   return hashText(toolCanonicalJson(part(tool.name), part(tool.inputSchema), part(tool.outputSchema)));
 }

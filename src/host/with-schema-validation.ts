@@ -9,7 +9,7 @@ import {
   ListToolsResultSchema,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { toolRefusal } from '../engine/compile-tool.ts';
+import { toolListRefusals, toolRefusal } from '../engine/compile-tool.ts';
 import { toolFingerprint } from '../engine/fingerprint.ts';
 import { formatIssues } from '../engine/format-issue.ts';
 import { engineVersion } from '../engine/index.ts';
@@ -83,36 +83,52 @@ export function withSchemaValidation<C extends Client>(client: C, options: Schem
   const keyPrefix = `${engineVersion}|cfworker-4.1.6|${policyHash(policy)}|`;
   const registry = new Map<string, Entry>();
 
+  // The names on each page of the current listing (a call without a cursor starts one): pages make one list, so a
+  // name repeated on a later page is a duplicate too. A page read again replaces itself.
+  let pages = new Map<string, readonly string[]>();
+  let counts = new Map<string, number>();
+
   const admit = async (tools: readonly Tool[]): Promise<Tool[]> => {
-    const prints = await Promise.all(tools.map((tool) => toolFingerprint(tool).catch(() => '')));
+    // The list's own verdicts (a malformed or duplicated name) come first, decided over the whole list: a cached
+    // verdict for one definition must not let a duplicate through, and such a verdict is never cached. The
+    // registry keeps the last entry of a name, so a duplicate refuses the name's earlier definitions too.
+    const forced = toolListRefusals(tools, counts);
+    const judged = (i: number): boolean => forced[i] === undefined;
+    const prints = await Promise.all(tools.map((tool, i) => (judged(i) ? toolFingerprint(tool).catch(() => '') : '')));
     const cached = await Promise.all(prints.map((print) => (print === '' ? undefined : cache.get(keyPrefix + print))));
-    const fresh = tools.filter((_, i) => cached[i] === undefined);
+    const fresh = tools.filter((_, i) => judged(i) && cached[i] === undefined);
     const compiled = fresh.length > 0 ? await validator.compileTools(fresh) : [];
     let next = 0;
     const accepted: Tool[] = [];
+    const verdicts: ToolVerdict[] = [];
     for (const [i, tool] of tools.entries()) {
       const fromCache = cached[i];
-      const verdict = fromCache ?? (compiled[next++] as ToolVerdict);
-      if (fromCache === undefined && prints[i] !== '') await cache.set(keyPrefix + prints[i], verdict);
-      registry.set(tool.name, { tool, verdict, compiled: fromCache === undefined });
+      const verdict = forced[i] ?? fromCache ?? (compiled[next++] as ToolVerdict);
+      verdicts.push(verdict);
+      if (judged(i) && fromCache === undefined && prints[i] !== '') await cache.set(keyPrefix + prints[i], verdict);
+      registry.set(tool.name, { tool, verdict, compiled: judged(i) && fromCache === undefined });
       for (const side of [verdict.input, verdict.output]) {
         if (side !== null && !side.ok) warn({ tool: tool.name, code: side.code, message: side.message });
       }
       for (const warning of verdict.warnings) warn({ tool: tool.name, code: warning.code, message: warning.message });
       if (verdict.verdict === 'accepted') accepted.push(tool);
     }
-    options.onVerdicts?.({
-      verdicts: tools.map((tool) => (registry.get(tool.name) as Entry).verdict),
-      fromCache: tools.length - fresh.length,
-      compiled: fresh.length,
-    });
+    options.onVerdicts?.({ verdicts, fromCache: cached.filter((verdict) => verdict !== undefined).length, compiled: fresh.length });
     return accepted;
   };
 
   const listTools = async (params?: ListToolsRequest['params'], requestOptions?: RequestOptions): Promise<ListToolsResult> => {
     // The SDK's own listTools would compile output schemas with its validator on this thread; we do it in ours.
     const result = await client.request({ method: 'tools/list', params }, ListToolsResultSchema, requestOptions);
+    const page = params?.cursor ?? '';
+    if (params?.cursor === undefined) [pages, counts] = [new Map(), new Map()];
+    for (const name of pages.get(page) ?? []) counts.set(name, (counts.get(name) ?? 1) - 1);
     const tools = await admit(result.tools);
+    pages.set(
+      page,
+      result.tools.map((tool) => tool.name),
+    );
+    for (const tool of result.tools) counts.set(tool.name, (counts.get(tool.name) ?? 0) + 1);
     // Keep the SDK's task-support bookkeeping for accepted tools, without its output validators.
     (client as unknown as { cacheToolMetadata?: (tools: Tool[]) => void }).cacheToolMetadata?.(
       tools.map((tool) => ({ ...tool, outputSchema: undefined })),

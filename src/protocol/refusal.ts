@@ -1,4 +1,7 @@
-/** Stable reasons a schema is refused before any instance is checked (docs/architecture.md#schema-policy-and-refusal-codes). Never renamed. */
+/**
+ * Stable reasons a schema, or a tool definition (`invalid_tool`), is refused before any instance is checked
+ * (docs/architecture.md#schema-policy-and-refusal-codes). Never renamed.
+ */
 export type RefusalCode =
   | 'invalid_schema'
   | 'unsupported_dialect'
@@ -9,7 +12,8 @@ export type RefusalCode =
   | 'too_large'
   | 'too_deep'
   | 'too_many_subschemas'
-  | 'too_slow';
+  | 'too_slow'
+  | 'invalid_tool';
 
 /** A schema the engine will not enforce, and exactly why. */
 export interface Refusal {
@@ -29,4 +33,5 @@ export const refusalCodes: readonly RefusalCode[] = [
   'too_deep',
   'too_many_subschemas',
   'too_slow',
+  'invalid_tool',
 ];
