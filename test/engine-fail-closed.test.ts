@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { splitElicitationAnswer } from '../src/engine/check-elicitation-schema.ts';
 import { toolListRefusals } from '../src/engine/compile-tool.ts';
 import { describeFailures } from '../src/engine/describe-failure.ts';
 import { createEngine, jsonPath, toolFingerprint } from '../src/engine/index.ts';
@@ -299,5 +300,58 @@ describe('tool lists: malformed and duplicated names are refused (invalid_tool)'
 
   it('never gives a lone-surrogate tool a fingerprint: toolFingerprint rejects it', async () => {
     await assert.rejects(toolFingerprint(tool('\ud800')), TypeError);
+  });
+});
+
+describe('elicitation answers hold only what the form asked for', () => {
+  const form = { type: 'object', properties: { name: { type: 'string', minLength: 2 }, age: { type: 'integer' } }, required: ['name'] };
+
+  it('reports $.isAdmin: property not asked for by the form', async () => {
+    const issues = issuesOf(await createEngine().validateElicitation(form, { name: 'Ada', isAdmin: true }));
+    assert.deepEqual(issues, [{ path: '$.isAdmin', keyword: 'properties', message: 'property not asked for by the form' }]);
+  });
+
+  it('refuses an unasked key even when the form says additionalProperties: true', async () => {
+    const issues = issuesOf(
+      await createEngine().validateElicitation({ ...form, additionalProperties: true }, { name: 'Ada', role: 'root' }),
+    );
+    assert.deepEqual(lines(issues), ['$.role: property not asked for by the form']);
+  });
+
+  it('lists unasked keys first, then the form’s own issues', async () => {
+    const issues = issuesOf(
+      await createEngine().validateElicitation(
+        form,
+        own([
+          ['__proto__', 1],
+          ['name', 'A'],
+          ['constructor', 2],
+        ]),
+      ),
+    );
+    assert.deepEqual(lines(issues), [
+      '$.__proto__: property not asked for by the form',
+      '$.constructor: property not asked for by the form',
+      '$.name: got 1 character, want at least 2',
+    ]);
+  });
+
+  it('caps the unasked keys at maxIssues with a count of the rest', async () => {
+    const answer = own([['name', 'Ada'], ...Array.from({ length: 5 }, (_, i): [string, unknown] => [`x${i}`, i])]);
+    const issues = issuesOf(await createEngine({ policy: { maxIssues: 2 } }).validateElicitation(form, answer));
+    assert.deepEqual(lines(issues), [
+      '$.x0: property not asked for by the form',
+      '$.x1: property not asked for by the form',
+      '$: 3 more issues not shown',
+    ]);
+  });
+
+  it('accepts an answer of asked fields only; an undefined member is no member', async () => {
+    assert.deepEqual(await createEngine().validateElicitation(form, { name: 'Ada', age: 3, extra: undefined }), { valid: true });
+  });
+
+  it('leaves a value that is not a plain object to validation (not laundered into one)', () => {
+    const answer = new Map([['name', 'Ada']]);
+    assert.deepEqual(splitElicitationAnswer(form, answer), { asked: answer, unasked: [] });
   });
 });

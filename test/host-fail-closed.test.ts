@@ -10,6 +10,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  ElicitRequestSchema,
   ElicitResultSchema,
   ListToolsRequestSchema,
   type McpError,
@@ -87,6 +88,7 @@ async function rejection(promise: Promise<unknown>): Promise<McpError> {
 }
 
 const object = { type: 'object' } as const;
+const ask: Tool = { name: 'ask', inputSchema: object };
 
 describe('host adapter: tool names', () => {
   it('refuses every definition of a duplicated name: left out, warned invalid_tool with the count, calls not sent', async () => {
@@ -187,5 +189,30 @@ describe('host adapter: tool names', () => {
     }
     await client.callTool({ name: 'fine', arguments: {} });
     assert.deepEqual(calls, ['fine']);
+  });
+});
+
+describe('host adapter: elicitation', () => {
+  /** Runs `ask` with the server's elicitation params and the user's answer; counts how often the user was asked. */
+  async function elicit(params: Record<string, unknown>, answer: Record<string, unknown> = { action: 'accept', content: { name: 'Ada' } }) {
+    const context = await host([ask], { elicit: params });
+    let asked = 0;
+    context.client.setRequestHandler(ElicitRequestSchema, () => {
+      asked++;
+      return answer as never;
+    });
+    await context.client.callTool({ name: 'ask', arguments: {} });
+    return { asked, seen: context.elicitations[0] as { error?: { code: number; message: string; data?: { code?: string } } } };
+  }
+
+  it('refuses an answer with a key the form never asked for, naming the key, and relays nothing', async () => {
+    const { asked, seen } = await elicit(
+      { mode: 'form', message: 'Who?', requestedSchema: form },
+      { action: 'accept', content: { name: 'Ada', isAdmin: true } },
+    );
+    assert.equal(asked, 1);
+    assert.equal(seen.error?.code, -32602);
+    assert.equal(seen.error?.data?.code, 'invalid_answer');
+    assert.match(seen.error?.message ?? '', /\$\.isAdmin: property not asked for by the form/);
   });
 });

@@ -1,3 +1,7 @@
+import type { Issue } from '../protocol/issue.ts';
+import type { ValidationOutcome } from '../protocol/outcome.ts';
+import { jsonObjectPrototype } from './copy-json.ts';
+import { jsonPath } from './json-path.ts';
 import { jsonType } from './json-type.ts';
 import { truncate } from './truncate.ts';
 
@@ -104,6 +108,69 @@ export function elicitationDefaults(schema: unknown): Record<string, unknown> {
       Object.defineProperty(defaults, name, { value: field.default, enumerable: true, writable: true, configurable: true });
   }
   return defaults;
+}
+
+/** An accepted answer, split into what the form asked for and the keys it never asked for. */
+export interface SplitAnswer {
+  /** The answer without the unasked keys: what the form's schema validates. */
+  readonly asked: unknown;
+  /** Keys of the answer that are not among the form's `properties`, in the answer's order. */
+  readonly unasked: readonly string[];
+}
+
+/**
+ * Finds the keys of an answer the form never asked for (docs/policy.md: they are refused, whatever
+ * `additionalProperties` says: a form is its list of questions, and `isAdmin: true` was no answer to any). A
+ * value that is not a plain object, or whose keys cannot be read, is passed on whole: validation refuses it.
+ */
+export function splitElicitationAnswer(schema: unknown, content: unknown): SplitAnswer {
+  if (!isObject(content)) return { asked: content, unasked: [] };
+  const proto = Object.getPrototypeOf(content);
+  if (proto !== Object.prototype && proto !== null && proto !== jsonObjectPrototype) return { asked: content, unasked: [] };
+  const properties = isObject(schema) && isObject(schema.properties) ? schema.properties : {};
+  try {
+    const asked: Json = Object.create(null);
+    const unasked: string[] = [];
+    for (const key of Object.keys(content)) {
+      const value = content[key];
+      // A member that is `undefined` is no JSON member: it is neither sent nor checked.
+      if (value === undefined) continue;
+      // defineProperty: a field named __proto__ stays a field.
+      if (Object.hasOwn(properties, key))
+        Object.defineProperty(asked, key, { value, enumerable: true, writable: true, configurable: true });
+      else unasked.push(key);
+    }
+    return { asked, unasked };
+  } catch {
+    return { asked: content, unasked: [] };
+  }
+}
+
+/** The issue for a key the form never asked for: `$.isAdmin: property not asked for by the form`. */
+export const unaskedIssue = (key: string): Issue => ({
+  path: jsonPath([key]),
+  keyword: 'properties',
+  message: 'property not asked for by the form',
+});
+
+/**
+ * The outcome of an answer: one issue per unasked key first (they are what must never slip through), then the
+ * form's own issues for what it asked; at most `maxIssues` in all and a last one summing up the rest, as
+ * `validate-instance.ts` caps. A refused form stays refused.
+ */
+export function answerOutcome(asked: ValidationOutcome, unasked: readonly string[], maxIssues: number): ValidationOutcome {
+  if (unasked.length === 0 || 'refused' in asked) return asked;
+  const found = asked.valid ? [] : asked.issues;
+  // The form's own summary means its collection stopped at the cap: the total is not known.
+  const uncounted = found.some((issue) => issue.keyword === 'maxIssues');
+  const own = found.filter((issue) => issue.keyword !== 'maxIssues');
+  const issues = unasked.slice(0, maxIssues).map(unaskedIssue);
+  issues.push(...own.slice(0, maxIssues - issues.length));
+  const dropped = unasked.length + own.length - issues.length;
+  if (uncounted) issues.push({ path: '$', keyword: 'maxIssues', message: 'more issues not shown' });
+  else if (dropped > 0)
+    issues.push({ path: '$', keyword: 'maxIssues', message: `${dropped} more issue${dropped === 1 ? '' : 's'} not shown` });
+  return { valid: false, issues: issues as [Issue, ...Issue[]] };
 }
 
 function no(message: string): { ok: false; message: string } {

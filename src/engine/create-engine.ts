@@ -3,6 +3,7 @@ import type { Policy } from '../protocol/policy.ts';
 import type { ToolVerdict } from '../protocol/tool.ts';
 import { createCfworkerAdapter } from './adapters/cfworker-adapter.ts';
 import { canonicalJson } from './canonical-json.ts';
+import { answerOutcome, splitElicitationAnswer } from './check-elicitation-schema.ts';
 import { type CompileResult, compileSchema } from './compile-schema.ts';
 import { type CompiledTool, toolListRefusals, toolVerdict } from './compile-tool.ts';
 import { compiledWeight, toolWeight } from './compiled-weight.ts';
@@ -209,7 +210,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
       return run(refusalOf(found) ?? found.output, structuredContent);
     },
     async validateElicitation(requestedSchema, content) {
-      return run(compileNow(requestedSchema, 'assert-form').result, content);
+      // Fail closed: a key the form never asked for is an issue of its own, never forwarded (docs/policy.md).
+      const { asked, unasked } = splitElicitationAnswer(requestedSchema, content);
+      return answerOutcome(run(compileNow(requestedSchema, 'assert-form').result, asked), unasked, policy.maxIssues);
     },
     stats() {
       return { cachedSchemas: schemas.size, cachedTools: tools.size, ...counters };
