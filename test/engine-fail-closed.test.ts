@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { splitElicitationAnswer } from '../src/engine/check-elicitation-schema.ts';
+import { elicitationMode, splitElicitationAnswer } from '../src/engine/check-elicitation-schema.ts';
 import { toolListRefusals } from '../src/engine/compile-tool.ts';
 import { describeFailures } from '../src/engine/describe-failure.ts';
 import { createEngine, jsonPath, toolFingerprint } from '../src/engine/index.ts';
@@ -353,5 +353,22 @@ describe('elicitation answers hold only what the form asked for', () => {
   it('leaves a value that is not a plain object to validation (not laundered into one)', () => {
     const answer = new Map([['name', 'Ada']]);
     assert.deepEqual(splitElicitationAnswer(form, answer), { asked: answer, unasked: [] });
+  });
+});
+
+describe('elicitation modes', () => {
+  it('is a form when the mode is absent or exactly "form", passes "url", and refuses anything else', () => {
+    assert.deepEqual(elicitationMode({}), { mode: 'form' });
+    assert.deepEqual(elicitationMode({ mode: 'form' }), { mode: 'form' });
+    assert.deepEqual(elicitationMode({ mode: 'url' }), { mode: 'url' });
+    assert.deepEqual(elicitationMode({ mode: 'FORM' }), {
+      mode: 'unknown',
+      message: 'unknown elicitation mode "FORM": want "form" (or no mode) or "url"',
+    });
+    assert.deepEqual(elicitationMode({ mode: null }), {
+      mode: 'unknown',
+      message: 'unknown elicitation mode null: want "form" (or no mode) or "url"',
+    });
+    assert.equal(elicitationMode({ mode: 'URL' }).mode, 'unknown');
   });
 });

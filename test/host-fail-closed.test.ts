@@ -4,6 +4,7 @@
 // asked for. The v2 client's MRTR elicitations get the same mode check.
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
+import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -16,6 +17,8 @@ import {
   type McpError,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { createMcpHandler, Server as ServerV2 } from '@modelcontextprotocol/server';
+import { withElicitationValidation } from '../src/host/elicitation-guard.ts';
 import { createValidator, type SchemaValidationWarning, withSchemaValidation } from '../src/host/node.ts';
 import { createMemoryVerdictCache } from '../src/host/verdict-cache.ts';
 
@@ -205,6 +208,27 @@ describe('host adapter: elicitation', () => {
     return { asked, seen: context.elicitations[0] as { error?: { code: number; message: string; data?: { code?: string } } } };
   }
 
+  for (const mode of ['FORM', 'Form', 'URL', ' form', '']) {
+    it(`refuses mode ${JSON.stringify(mode)} to the server with -32602 naming it, without asking the user`, async () => {
+      const { asked, seen } = await elicit({ mode, message: 'Who?', requestedSchema: form });
+      assert.equal(asked, 0);
+      assert.equal(seen.error?.code, -32602, JSON.stringify(seen));
+      assert.equal(seen.error?.data?.code, 'unknown_mode');
+      assert.ok(seen.error?.message.includes(`unknown elicitation mode ${JSON.stringify(mode)}`), seen.error?.message);
+    });
+  }
+
+  it('still checks a form without a mode, and passes URL mode', async () => {
+    const checked = await elicit({ message: 'Who?', requestedSchema: form }, { action: 'accept', content: { name: '' } });
+    assert.equal(checked.seen.error?.data?.code, 'invalid_answer');
+    const url = await elicit(
+      { mode: 'url', message: 'Sign in', url: 'https://example.com/login', elicitationId: 'e1' },
+      { action: 'accept' },
+    );
+    assert.equal(url.asked, 1);
+    assert.deepEqual(url.seen, { action: 'accept' });
+  });
+
   it('refuses an answer with a key the form never asked for, naming the key, and relays nothing', async () => {
     const { asked, seen } = await elicit(
       { mode: 'form', message: 'Who?', requestedSchema: form },
@@ -214,5 +238,49 @@ describe('host adapter: elicitation', () => {
     assert.equal(seen.error?.code, -32602);
     assert.equal(seen.error?.data?.code, 'invalid_answer');
     assert.match(seen.error?.message ?? '', /\$\.isAdmin: property not asked for by the form/);
+  });
+});
+
+describe('v2 client (MRTR): elicitation modes', () => {
+  it('refuses an input request in an unknown mode before the person is asked, and sends no retry', async () => {
+    const received: unknown[] = [];
+    const handler = createMcpHandler(() => {
+      const server = new ServerV2({ name: 'mrtr', version: '1.0.0' }, { capabilities: { tools: {} } });
+      server.setRequestHandler('tools/list', async () => ({ tools: [{ name: 'ask', inputSchema: object }] as never }));
+      server.setRequestHandler('tools/call', async (_request, ctx) => {
+        received.push(ctx.mcpReq.inputResponses);
+        return {
+          resultType: 'input_required',
+          inputRequests: { who: { method: 'elicitation/create', params: { mode: 'FORM', message: 'Who?', requestedSchema: form } } },
+        } as never;
+      });
+      return server;
+    });
+    const client = new ClientV2(
+      { name: 'host', version: '1.0.0' },
+      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    let asked = 0;
+    client.setRequestHandler('elicitation/create', async () => {
+      asked++;
+      return { action: 'accept', content: { name: 'Ada' } } as never;
+    });
+    withElicitationValidation(client, { validator: createValidator({ mode: 'inline' }) });
+    const transport = new StreamableHTTPClientTransport(new URL('http://upstream.test/mcp'), {
+      fetch: ((input: RequestInfo | URL, init?: RequestInit) => handler.fetch(new Request(input, init))) as typeof fetch,
+    });
+    await client.connect(transport);
+    closers.push(async () => {
+      await client.close();
+      await handler.close();
+    });
+    const error = await client.callTool({ name: 'ask', arguments: {} }).then(
+      () => assert.fail('expected the call to fail'),
+      (e: Error & { data?: { code?: string } }) => e,
+    );
+    assert.equal(error.data?.code, 'unknown_mode');
+    assert.match(error.message, /unknown elicitation mode "FORM"/);
+    assert.equal(asked, 0);
+    assert.deepEqual(received, [undefined], 'the first round only: no retry');
   });
 });

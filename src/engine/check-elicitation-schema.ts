@@ -110,6 +110,22 @@ export function elicitationDefaults(schema: unknown): Record<string, unknown> {
   return defaults;
 }
 
+/** How an `elicitation/create` request is handled, decided by its `mode` alone. */
+export type ElicitationMode = { readonly mode: 'form' } | { readonly mode: 'url' } | { readonly mode: 'unknown'; readonly message: string };
+
+/**
+ * The request's mode, failing closed: absent or exactly `"form"` is a form (checked), exactly `"url"` passes
+ * (its answer carries no content), and anything else (`"FORM"`, `null`, `1`) is refused to the server with
+ * -32602, never relayed unchecked: a client would not agree with us on what it is.
+ */
+export function elicitationMode(params: unknown): ElicitationMode {
+  const mode = isObject(params) ? params.mode : undefined;
+  if (mode === undefined || mode === 'form') return { mode: 'form' };
+  if (mode === 'url') return { mode: 'url' };
+  const shown = typeof mode === 'string' ? JSON.stringify(truncate(mode, 40)) : jsonType(mode);
+  return { mode: 'unknown', message: `unknown elicitation mode ${shown}: want "form" (or no mode) or "url"` };
+}
+
 /** An accepted answer, split into what the form asked for and the keys it never asked for. */
 export interface SplitAnswer {
   /** The answer without the unasked keys: what the form's schema validates. */

@@ -1,5 +1,5 @@
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { checkElicitationSchema, elicitationDefaults } from '../engine/check-elicitation-schema.ts';
+import { checkElicitationSchema, elicitationDefaults, elicitationMode } from '../engine/check-elicitation-schema.ts';
 import { formatIssues } from '../engine/format-issue.ts';
 import type { ValidatorService } from '../protocol/validator-service.ts';
 import { invalidParams } from './invalid-params.ts';
@@ -18,7 +18,8 @@ export interface ElicitationHost {
 
 /**
  * Puts a check in front of the client's `elicitation/create` handler, now and whenever one is registered later.
- * Form mode only (URL mode and decline/cancel pass through): the `requestedSchema` must be the spec's restricted
+ * Form mode only (URL mode and decline/cancel pass through; any other mode is refused to the server, -32602 with
+ * `data.code` `unknown_mode`): the `requestedSchema` must be the spec's restricted
  * subset; on `accept`, missing fields take their defaults and the content is validated (formats asserted). A
  * failure reaches the server as -32602 with the issues, and the answer is not relayed. With the v2 client in the
  * 2026-07-28 era the same check runs on each MRTR elicitation: a failure rejects the call and no retry is sent.
@@ -28,7 +29,8 @@ export function wrapElicitation(client: ElicitationHost, validator: ValidatorSer
     (handler: Handler): Handler =>
     async (request, extra) => {
       const params = request.params ?? {};
-      if ((params.mode ?? 'form') !== 'form') return handler(request, extra);
+      refuseUnknownMode(params);
+      if (elicitationMode(params).mode === 'url') return handler(request, extra);
       const schema = params.requestedSchema;
       const subset = checkElicitationSchema(schema);
       if (!subset.ok) throw invalidParams(`Elicitation refused: ${subset.message}`, { code: 'invalid_schema' });
@@ -53,18 +55,39 @@ export function wrapElicitation(client: ElicitationHost, validator: ValidatorSer
       return { ...result, content };
     };
 
+  // A handler registered before the wrap sits in the protocol's table already (behind the SDK's own checks).
+  const table = (client as unknown as { _requestHandlers?: Map<string, Handler> })._requestHandlers;
+
   const register = client.setRequestHandler.bind(client) as unknown as (schema: unknown, ...rest: unknown[]) => unknown;
   // v1: (schema, handler); v2: (method, handler) or (method, schemas, handler): the handler is the last argument.
   (client as unknown as { setRequestHandler: (schema: unknown, ...rest: unknown[]) => unknown }).setRequestHandler = (schema, ...rest) => {
     const last = rest.length - 1;
-    if (isElicitation(schema) && typeof rest[last] === 'function') rest[last] = guard(rest[last] as Handler);
-    return register(schema, ...rest);
+    const elicitation = isElicitation(schema) && typeof rest[last] === 'function';
+    if (elicitation) rest[last] = guard(rest[last] as Handler);
+    const registered = register(schema, ...rest);
+    // The SDK's own parse runs before the guard and fails an unknown mode as an internal error (-32603, its
+    // library's text): the mode is checked in front of it too, so the server hears -32602 naming the mode.
+    const entry = elicitation ? table?.get('elicitation/create') : undefined;
+    if (entry !== undefined) table?.set('elicitation/create', modeGate(entry));
+    return registered;
   };
 
-  // A handler registered before the wrap sits in the protocol's table already (behind the SDK's own checks).
-  const table = (client as unknown as { _requestHandlers?: Map<string, Handler> })._requestHandlers;
   const existing = table?.get('elicitation/create');
   if (table !== undefined && existing !== undefined) table.set('elicitation/create', guard(existing));
+}
+
+/** Refuses a request in a mode nobody knows before anything else reads it (see `elicitationMode`). */
+const modeGate =
+  (inner: Handler): Handler =>
+  async (request, extra) => {
+    refuseUnknownMode(request.params ?? {});
+    return inner(request, extra);
+  };
+
+function refuseUnknownMode(params: Record<string, unknown>): void {
+  const mode = elicitationMode(params);
+  // Fail closed: a mode we do not know ("FORM") is neither checked nor shown to the user.
+  if (mode.mode === 'unknown') throw invalidParams(`Elicitation refused: ${mode.message}`, { code: 'unknown_mode' });
 }
 
 function isElicitation(schema: unknown): boolean {
