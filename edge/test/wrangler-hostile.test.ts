@@ -3,46 +3,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { hostileInputs } from '../../test/fixtures/hostile-inputs.ts';
+import { type Probe, probeHealth } from './helpers/probe-health.ts';
 import { startWranglerDev, type WranglerDev } from './helpers/wrangler-dev.ts';
 
 /** The longest a probe may wait for /healthz, and the longest one hostile request may take (acceptance of #9). */
 const maxSilenceMs = 1000;
-
-interface Probe {
-  /** Longest time between a probe being sent and its answer, or between two answers. */
-  readonly longestSilence: () => number;
-  readonly failures: () => number;
-  stop(): Promise<void>;
-}
-
-/** Probes `GET /healthz` every 250 ms, one at a time, recording how long the edge was silent. */
-function probeHealth(url: string): Probe {
-  let running = true;
-  let longest = 0;
-  let failures = 0;
-  const loop = (async () => {
-    while (running) {
-      const sent = performance.now();
-      try {
-        const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(30_000) });
-        await response.arrayBuffer();
-        if (!response.ok) failures++;
-      } catch {
-        failures++;
-      }
-      longest = Math.max(longest, performance.now() - sent);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  })();
-  return {
-    longestSilence: () => longest,
-    failures: () => failures,
-    async stop() {
-      running = false;
-      await loop;
-    },
-  };
-}
 
 describe('hostile inputs under wrangler dev (real workerd)', () => {
   let dev: WranglerDev;

@@ -1,0 +1,58 @@
+// Probes `GET /healthz` of an edge under test, one request at a time, and records how long the edge was silent.
+
+export interface Probe {
+  /** Longest time between a probe being sent and its answer (a failed probe counts until it fails). */
+  readonly longestSilence: () => number;
+  readonly failures: () => number;
+  /** Probes answered so far. */
+  readonly answered: () => number;
+  /** Longest silence of the probes that were in flight at some time between `from` and `to` (performance.now()). */
+  silenceDuring(from: number, to: number): number;
+  stop(): Promise<void>;
+}
+
+/** Probes `${url}/healthz` every `intervalMs` (250 ms), one probe in flight at a time. */
+export function probeHealth(url: string, intervalMs = 250): Probe {
+  let running = true;
+  let failures = 0;
+  let answered = 0;
+  /** [sent, silence] of every probe. */
+  const samples: [number, number][] = [];
+  let inFlight: number | undefined;
+  let wake: (() => void) | undefined;
+  const loop = (async () => {
+    while (running) {
+      const sent = performance.now();
+      inFlight = sent;
+      try {
+        const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(30_000) });
+        await response.arrayBuffer();
+        if (response.ok) answered++;
+        else failures++;
+      } catch {
+        failures++;
+      }
+      samples.push([sent, performance.now() - sent]);
+      inFlight = undefined;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, intervalMs);
+      });
+    }
+  })();
+  return {
+    longestSilence: () => Math.max(0, ...samples.map(([, silence]) => silence), inFlight === undefined ? 0 : performance.now() - inFlight),
+    failures: () => failures,
+    answered: () => answered,
+    silenceDuring(from, to) {
+      let longest = inFlight !== undefined && inFlight <= to ? performance.now() - inFlight : 0;
+      for (const [sent, silence] of samples) if (sent <= to && sent + silence >= from) longest = Math.max(longest, silence);
+      return longest;
+    },
+    async stop() {
+      running = false;
+      wake?.();
+      await loop;
+    },
+  };
+}
