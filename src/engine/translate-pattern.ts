@@ -11,6 +11,14 @@ export type TranslatedPattern =
 /** RE2's largest repetition count. */
 export const maxRepeat = 1000;
 
+/**
+ * The largest program a pattern may compile to. A counted repetition copies its operand, so `(?:[a-z]{2,5}-){200}`
+ * (counts within RE2's limit) compiles to ~2,800 instructions; memory (~160 bytes each), compile time and the cost
+ * per character grow with the program, not with the count. Checked on an estimate before re2js compiles anything,
+ * and again on the compiled program.
+ */
+export const maxProgramInstructions = 5000;
+
 const maxCodePoint = 0x10ffff;
 
 /** ECMA WhiteSpace and LineTerminator, which `\s` matches (RE2's `\s` is only [\t\n\f\r ]). */
@@ -66,6 +74,9 @@ class Scanner {
   private alternation = false;
   private groupQuantified = false;
   private last: Atom = 'none';
+  /** Estimated instructions per open group (the innermost last), and those of the last atom or group. */
+  private readonly sizes: number[] = [0];
+  private lastSize = 0;
 
   constructor(
     private readonly p: string,
@@ -80,56 +91,71 @@ class Scanner {
         case '\\':
           this.i++;
           this.out += this.escape();
+          this.atom();
           break;
         case '[':
           this.i++;
           this.out += this.characterClass();
           this.last = 'single';
+          this.atom();
           break;
         case '(':
           this.group();
+          this.sizes.push(0);
           break;
-        case ')':
+        case ')': {
           this.i++;
           this.out += ')';
           this.last = 'group';
+          const inner = this.sizes.pop() as number;
+          this.add(inner);
+          this.lastSize = inner;
           break;
+        }
         case '|':
           this.i++;
           this.alternation = true;
           this.out += '|';
           this.last = 'none';
+          this.add(1);
           break;
         case '*':
         case '+':
         case '?':
           this.i++;
-          this.quantifier(c);
+          this.quantifier(c, 1, 1);
           break;
-        case '{':
-          this.quantifier(this.braces());
+        case '{': {
+          const { text, min, max } = this.braces();
+          // RE2 writes x{n,m} as n copies and m − n nested optional ones, x{n,} as n copies and a loop.
+          this.quantifier(text, Math.max(min, max ?? 1, 1), max === undefined ? 1 : max - min);
           break;
+        }
         case '.':
           this.i++;
           this.out += `[^${rangeItems(lineTerminators)}]`;
           this.last = 'single';
+          this.atom();
           break;
         case '^':
           this.i++;
           this.out += '^';
           this.last = 'assertion';
+          this.atom();
           break;
         case '$':
           // Without the `m` flag ECMA's `$` is the end of input only; say so in RE2 terms.
           this.i++;
           this.out += '\\z';
           this.last = 'assertion';
+          this.atom();
           break;
         default: {
           const cp = p.codePointAt(this.i) as number;
           this.i += cp > 0xffff ? 2 : 1;
           this.out += literal(cp);
           this.last = 'single';
+          this.atom();
         }
       }
     }
@@ -166,7 +192,28 @@ class Scanner {
     this.last = 'none';
   }
 
-  private quantifier(text: string): void {
+  /** One instruction: a character, a class, an escape or an assertion. */
+  private atom(): void {
+    this.add(1);
+    this.lastSize = 1;
+  }
+
+  private add(instructions: number): void {
+    const top = this.sizes.length - 1;
+    this.sizes[top] = (this.sizes[top] as number) + instructions;
+  }
+
+  /**
+   * A quantifier on the last atom or group: `copies` of it in the program and `alternations` choice points. The
+   * estimate is checked here, where it grows, so nothing is ever compiled from a pattern far over the limit.
+   */
+  private quantifier(text: string, copies: number, alternations: number): void {
+    this.add(this.lastSize * (copies - 1) + alternations);
+    const estimate = this.sizes.reduce((sum, size) => sum + size, 0);
+    if (estimate > maxProgramInstructions) {
+      throw new Refused(`a repetition that compiles to about ${estimate} instructions (over ${maxProgramInstructions})`);
+    }
+    this.lastSize *= copies;
     this.quantifiers++;
     if (this.last === 'group') this.groupQuantified = true;
     let lazy = '';
@@ -179,7 +226,7 @@ class Scanner {
   }
 
   /** `{n}`, `{n,}` or `{n,m}` (a lone brace is a syntax error under `u`); counts are written without leading zeros. */
-  private braces(): string {
+  private braces(): { text: string; min: number; max: number | undefined } {
     const close = this.p.indexOf('}', this.i);
     const body = this.p.slice(this.i + 1, close);
     this.i = close + 1;
@@ -187,7 +234,9 @@ class Scanner {
     if (counts.some((count) => count !== '' && Number(count) > maxRepeat)) {
       throw new Refused(`a repetition count over ${maxRepeat} {${body}}`);
     }
-    return `{${counts.join(',')}}`;
+    const min = Number(counts[0]);
+    const max = counts.length === 1 ? min : counts[1] === '' ? undefined : Number(counts[1]);
+    return { text: `{${counts.join(',')}}`, min, max };
   }
 
   /** An escape outside a class; `i` is past the backslash. */
