@@ -8,12 +8,16 @@ import { RE2JS } from 're2js';
 import { linearPatternsAvailable, withLinearPatterns } from '../src/engine/adapters/linear-regexp-scope.ts';
 import { type CompileResult, compileSchema } from '../src/engine/compile-schema.ts';
 import { boundDfa, compileLinearPattern, compileRe2Pattern } from '../src/engine/linear-pattern.ts';
+import { resolvePolicy } from '../src/engine/policy.ts';
 import { translatePattern } from '../src/engine/translate-pattern.ts';
 
 const NativeRegExp = RegExp;
 
-function compiled(schema: unknown) {
-  const result: CompileResult = compileSchema(schema);
+/** Patterns are charged per character times their program (maxWork); these tests are about time, so raise it. */
+const roomy = resolvePolicy({ maxWork: 10_000_000 });
+
+function compiled(schema: unknown, policy = resolvePolicy()) {
+  const result: CompileResult = compileSchema(schema, { policy });
   if (!result.ok) assert.fail(`refused: ${result.refusal.message}`);
   return result.schema;
 }
@@ -57,7 +61,7 @@ describe('ReDoS families finish with the right verdict', () => {
   for (const [pattern, input, expected] of cases) {
     it(`${pattern} on ${input.length} characters is ${expected ? 'valid' : 'invalid'}`, () => {
       runsOnRe2(pattern);
-      const schema = compiled({ type: 'string', pattern });
+      const schema = compiled({ type: 'string', pattern }, roomy);
       assert.equal(finishes(() => schema.validate(input)).valid, expected);
     });
   }

@@ -100,6 +100,45 @@ describe('the static work ceiling', () => {
     assert.ok(found.counted <= found.ceiling);
   });
 
+  it('holds when patterns cost their program per character: pattern, patternProperties, propertyNames (fast-check)', () => {
+    // Programs from one live instruction to hundreds, native and re2js, anchored and not.
+    const costly = ['^a', 'x', '(.{300})+z', '^[0-9a-f]{8}-[0-9a-f]{4}$', '(?:\\p{L}x){20}y', '[ab]*a[ab]{40}', '^(a+)+$', 'k{1,3}\\d'];
+    const pattern = fc.constantFrom(...costly);
+    const leaf = fc.oneof(
+      pattern.map((p) => ({ type: 'string', pattern: p })),
+      fc.constant({ type: 'integer' }),
+      fc.constant(true),
+    );
+    const schema = fc.record(
+      {
+        pattern,
+        patternProperties: fc.dictionary(pattern, leaf, { maxKeys: 3 }),
+        propertyNames: pattern.map((p) => ({ pattern: p })),
+        additionalProperties: leaf,
+        items: leaf,
+        anyOf: fc.array(leaf, { minLength: 1, maxLength: 3 }),
+      },
+      { requiredKeys: [] },
+    );
+    const text = fc.string({ unit: fc.constantFrom('a', 'b', 'k', 'z', 'é', '😀', '1', '-'), maxLength: 400 });
+    const instance = fc.oneof(text, fc.dictionary(text, fc.oneof(text, fc.integer()), { maxKeys: 20 }), fc.array(text, { maxLength: 20 }));
+    let compared = 0;
+    fc.assert(
+      fc.property(schema, fc.array(instance, { minLength: 1, maxLength: 3 }), (generated, instances) => {
+        const result = checkSchema(generated, resolvePolicy(), 'annotate');
+        if (!result.ok) return;
+        for (const value of instances) {
+          const found = compare(result.checked, value);
+          if (found === undefined) continue;
+          compared++;
+          assert.ok(found.counted <= found.ceiling, `estimate ${found.counted} ticks over the ceiling ${found.ceiling}`);
+        }
+      }),
+      { numRuns: 300, seed: 20261201 },
+    );
+    assert.ok(compared > 300, `only ${compared} comparisons`);
+  });
+
   it('has none for schemas whose cost is not linear in the instance: recursion, $recursiveRef, uniqueItems', () => {
     assert.equal(workBound(checked({ $defs: { node: { items: { $ref: '#/$defs/node' } } }, $ref: '#/$defs/node' })), null);
     assert.equal(workBound(checked({ properties: { tags: { type: 'array', uniqueItems: true } } })), null);

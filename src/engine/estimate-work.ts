@@ -42,7 +42,8 @@ type Scan = DuplicateScan & { readonly total: number; readonly rowsCost: number 
  * present properties, and descending into children for every child applicator whatever the outcome (the
  * validator's full mode does the same). Keyword costs that grow with the data are charged too: object keys,
  * `properties` entries, `required` names, `enum`/`const` sizes, string lengths under `pattern` and the length
- * checks, each key per `patternProperties` pattern, and `uniqueItems` (hashed here; the pairwise scan the
+ * checks (a pattern's per character: its program's cost, src/engine/pattern-program.ts), each key per
+ * `patternProperties` pattern, and `uniqueItems` (hashed here; the pairwise scan the
  * validator would otherwise run is charged only when hashing found a duplicate). Iterative, since schemas and
  * instances can nest deeper than the call stack, and it stops once the count passes `budget`, so the estimate
  * itself costs O(budget).
@@ -89,7 +90,7 @@ export function estimateWork(checked: CheckedSchema, instance: unknown, budget: 
     } else {
       walk.work += plan.enumCount * tick;
       if (typeof value === 'string') {
-        if (plan.pattern) walk.work += (value.length + visit) * tick;
+        if (plan.pattern) walk.work += (value.length * plan.patternTicks + visit) * tick;
         if (plan.lengthCheck) walk.work += value.length * tick;
       } else if (typeof value === 'number' && plan.multipleOf) walk.work += walk.perMultipleOf;
     }
@@ -136,7 +137,7 @@ function push(walk: Walk, value: unknown, plan: Plan | null, anchor: Plan | null
 
 function primitiveWork(walk: Walk, summed: PrimitiveCost, value: unknown): number {
   let ticks = summed.visits * visit + summed.enums * tick;
-  if (typeof value === 'string') ticks += (summed.patterns * (value.length + visit) + summed.lengthChecks * value.length) * tick;
+  if (typeof value === 'string') ticks += (summed.patterns * visit + (summed.patternTicks + summed.lengthChecks) * value.length) * tick;
   else if (typeof value === 'number') ticks += summed.multipleOfs * walk.perMultipleOf;
   return ticks;
 }
@@ -154,11 +155,12 @@ function visitObject(walk: Walk, plan: Plan, object: Record<string, unknown>, an
   if (properties !== undefined)
     for (const [name, sub] of properties) if (Object.hasOwn(object, name)) push(walk, object[name], sub, anchor);
   // Which keys match a pattern is not decided here (that would run the patterns): every key is charged as one.
-  // The validator compiles each pattern per object and tests every key (about two visits each).
-  for (const [length, sub] of plan.patternProperties) {
+  // The validator compiles each pattern per object and tests every key (about two visits each, plus the key's
+  // length times the pattern's ticks per character).
+  for (const [length, charTicks, sub] of plan.patternProperties) {
     walk.work += length * tick;
     for (const key of keys) {
-      walk.work += (2 * visit + key.length) * tick;
+      walk.work += (2 * visit + key.length * charTicks) * tick;
       push(walk, object[key], sub, anchor);
     }
   }

@@ -1,4 +1,5 @@
 import type { CheckedSchema } from './check-schema.ts';
+import { patternCharTicks } from './linear-pattern.ts';
 import type { SchemaObject } from './walk-schema.ts';
 
 /**
@@ -25,6 +26,8 @@ export interface Plan {
   readonly structuredEquality: number;
   readonly multipleOf: boolean;
   readonly pattern: boolean;
+  /** Ticks per character of a string tested against `pattern` (0 without one): its program's cost, pattern-program.ts. */
+  readonly patternTicks: number;
   readonly lengthCheck: boolean;
   /** `required` names, `properties`/dependency entries: iterated whatever the object holds. */
   readonly objectFixed: number;
@@ -33,8 +36,8 @@ export interface Plan {
   readonly dependents: readonly (readonly [string, Plan | null | number])[];
   readonly properties: readonly (readonly [string, Plan | null])[] | undefined;
   readonly propertyNameSet: ReadonlySet<string>;
-  /** Each `patternProperties` entry: the pattern's length and its subschema. */
-  readonly patternProperties: readonly (readonly [number, Plan | null])[];
+  /** Each `patternProperties` entry: the pattern's length, its ticks per character of a key, and its subschema. */
+  readonly patternProperties: readonly (readonly [length: number, charTicks: number, sub: Plan | null])[];
   readonly additionalProperties: Plan | null | undefined;
   readonly unevaluatedProperties: Plan | null | undefined;
   readonly arrayWork: boolean;
@@ -59,8 +62,10 @@ export interface PrimitiveCost {
   readonly visits: number;
   /** Units per `enum` entry compared. */
   readonly enums: number;
-  /** `pattern`s applied (each costs a visit plus the string's length in ticks). */
+  /** `pattern`s applied (each costs a visit plus the string's length times its ticks per character). */
   readonly patterns: number;
+  /** Their ticks per character, summed. */
+  readonly patternTicks: number;
   /** Length checks and formats (each costs the string's length in ticks). */
   readonly lengthChecks: number;
   readonly multipleOfs: number;
@@ -88,13 +93,14 @@ class PlanRecord implements Plan {
   structuredEquality = 0;
   multipleOf = false;
   pattern = false;
+  patternTicks = 0;
   lengthCheck = false;
   objectFixed = 0;
   propertyNames: Plan | null | undefined = undefined;
   dependents: readonly (readonly [string, Plan | null | number])[] = none;
   properties: readonly (readonly [string, Plan | null])[] | undefined = undefined;
   propertyNameSet: ReadonlySet<string> = new Set();
-  patternProperties: readonly (readonly [number, Plan | null])[] = none;
+  patternProperties: readonly (readonly [number, number, Plan | null])[] = none;
   additionalProperties: Plan | null | undefined = undefined;
   unevaluatedProperties: Plan | null | undefined = undefined;
   arrayWork = false;
@@ -165,6 +171,7 @@ export function planWork(checked: CheckedSchema): WorkPlans {
         (Array.isArray(schema.enum) ? nodesOf(schema.enum) : 0) + (schema.const !== undefined ? nodesOf(schema.const) : 0),
       multipleOf: schema.multipleOf !== undefined,
       pattern: typeof schema.pattern === 'string',
+      patternTicks: typeof schema.pattern === 'string' ? patternCharTicks(schema.pattern) : 0,
       lengthCheck: schema.minLength !== undefined || schema.maxLength !== undefined || schema.format !== undefined,
       objectFixed,
       propertyNames: optional(schema.propertyNames),
@@ -172,7 +179,9 @@ export function planWork(checked: CheckedSchema): WorkPlans {
       properties: properties === undefined ? undefined : Object.entries(properties).map(([name, sub]) => [name, planOf(sub)] as const),
       propertyNameSet: new Set(properties === undefined ? [] : Object.keys(properties)),
       patternProperties:
-        patterns === undefined ? [] : Object.entries(patterns).map(([pattern, sub]) => [pattern.length, planOf(sub)] as const),
+        patterns === undefined
+          ? []
+          : Object.entries(patterns).map(([pattern, sub]) => [pattern.length, patternCharTicks(pattern), planOf(sub)] as const),
       additionalProperties: optional(schema.additionalProperties),
       unevaluatedProperties: optional(schema.unevaluatedProperties),
       arrayWork: false,
@@ -232,7 +241,14 @@ export function primitiveCost(start: Plan): PrimitiveCost | null {
     }
     onStack.add(plan);
     // Each branch costs about two visits more than its own (see estimateWork).
-    const own = [2 * plan.branches.length, plan.enumCount, plan.pattern ? 1 : 0, plan.lengthCheck ? 1 : 0, plan.multipleOf ? 1 : 0];
+    const own = [
+      2 * plan.branches.length,
+      plan.enumCount,
+      plan.pattern ? 1 : 0,
+      plan.patternTicks,
+      plan.lengthCheck ? 1 : 0,
+      plan.multipleOf ? 1 : 0,
+    ];
     stack.push({ plan, children, next: 0, sum: own });
   };
   open(start);
@@ -255,8 +271,8 @@ export function primitiveCost(start: Plan): PrimitiveCost | null {
       if (child.primitive === null) frame.sum = null;
       else {
         const c = child.primitive;
-        const [v, e, p, l, m] = frame.sum as [number, number, number, number, number];
-        frame.sum = [v + c.visits, e + c.enums, p + c.patterns, l + c.lengthChecks, m + c.multipleOfs];
+        const [v, e, p, t, l, m] = frame.sum as [number, number, number, number, number, number];
+        frame.sum = [v + c.visits, e + c.enums, p + c.patterns, t + c.patternTicks, l + c.lengthChecks, m + c.multipleOfs];
       }
       continue;
     }
@@ -270,8 +286,9 @@ export function primitiveCost(start: Plan): PrimitiveCost | null {
             visits: sum[0] as number,
             enums: sum[1] as number,
             patterns: sum[2] as number,
-            lengthChecks: sum[3] as number,
-            multipleOfs: sum[4] as number,
+            patternTicks: sum[3] as number,
+            lengthChecks: sum[4] as number,
+            multipleOfs: sum[5] as number,
           };
   }
   return start.primitive ?? null;

@@ -42,7 +42,7 @@ function successors(plan: Plan): (Plan | null | undefined)[] {
     ...inPlaceOf(plan),
     plan.propertyNames,
     ...(plan.properties ?? []).map(([, sub]) => sub),
-    ...plan.patternProperties.map(([, sub]) => sub),
+    ...plan.patternProperties.map(([, , sub]) => sub),
     plan.additionalProperties,
     plan.unevaluatedProperties,
     ...plan.prefixItems,
@@ -108,12 +108,14 @@ function combine(plan: Plan, bounds: ReadonlyMap<Plan, WorkBound>): WorkBound {
   for (const [length] of plan.patternProperties) fixed += length;
   for (const [, sub] of plan.dependents) if (typeof sub === 'number') fixed += sub;
   fixed *= tickCost;
-  const ownByte = ((plan.pattern ? 1 : 0) + (plan.lengthCheck ? 1 : 0)) * tickCost;
+  const ownByte = (plan.patternTicks + (plan.lengthCheck ? 1 : 0)) * tickCost;
 
-  // One key and its value: the key is listed, each pattern is tested on it, `propertyNames` checks it, and the
-  // value meets its `properties` entry or `additionalProperties`, every `patternProperties` subschema and
-  // `unevaluatedProperties`.
+  // One key and its value: the key is listed, each pattern is tested on it (its ticks per character of the key),
+  // `propertyNames` checks it, and the value meets its `properties` entry or `additionalProperties`, every
+  // `patternProperties` subschema and `unevaluatedProperties`.
   const patterns = plan.patternProperties.length;
+  let keyTicks = 0;
+  for (const [, charTicks] of plan.patternProperties) keyTicks += charTicks;
   const names = of(plan.propertyNames);
   let namedValue = of(plan.additionalProperties).perValue;
   let namedByte = of(plan.additionalProperties).perByte;
@@ -122,8 +124,8 @@ function combine(plan: Plan, bounds: ReadonlyMap<Plan, WorkBound>): WorkBound {
     namedByte = Math.max(namedByte, of(sub).perByte);
   }
   let keyValue = (1 + patterns * 2 * visitTicks) * tickCost + names.perValue + namedValue + of(plan.unevaluatedProperties).perValue;
-  let keyByte = patterns * tickCost + names.perByte + namedByte + of(plan.unevaluatedProperties).perByte;
-  for (const [, sub] of plan.patternProperties) {
+  let keyByte = keyTicks * tickCost + names.perByte + namedByte + of(plan.unevaluatedProperties).perByte;
+  for (const [, , sub] of plan.patternProperties) {
     keyValue += of(sub).perValue;
     keyByte += of(sub).perByte;
   }
