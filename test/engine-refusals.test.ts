@@ -361,6 +361,7 @@ describe('refusal codes', () => {
     assert.deepEqual([...refusalCodes].sort(), [
       'invalid_pattern',
       'invalid_schema',
+      'invalid_tool',
       'remote_ref',
       'too_deep',
       'too_large',
