@@ -1,6 +1,7 @@
 // Section 8 of `npm run bench`: what the linear-time matcher (decision 009) costs against the backtracking RegExp
 // it replaces, on the bench fixtures' own patterns, per check as the validator makes it (construct, then test).
 import { withLinearPatterns } from '../src/engine/adapters/linear-regexp-scope.ts';
+import { compileSchema } from '../src/engine/compile-schema.ts';
 import { compileLinearPattern, compileRe2Pattern } from '../src/engine/linear-pattern.ts';
 import { formatTable } from './format-table.ts';
 import { formatNs } from './format-units.ts';
@@ -66,4 +67,112 @@ export function patternCostTable(results: readonly PatternCost[]): string {
     ],
     ['left', 'left', 'right', 'right', 'right', 'right'],
   );
+}
+
+// Calibration of maxWork's pattern charge (docs/policy.md#patterns): nanoseconds per character and per live
+// instruction, on inputs that keep re2js's DFA rebuilding states (or on its NFA), small programs against ~1,000-state
+// ones. `node --import tsx bench/pattern-cost.ts` prints this section alone.
+
+/** A deterministic pseudo-random string over `alphabet`, then `tail` (a literal re2js's prefilter looks for). */
+function scrambled(alphabet: readonly string[], length: number, tail: string): string {
+  let seed = 17;
+  let out = '';
+  for (let i = 0; i < length; i++) {
+    seed = (seed * 48271) % 2147483647;
+    out += alphabet[seed % alphabet.length];
+  }
+  return out + tail;
+}
+
+const upper = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZÀÁÂÃÄÅÆÇÈÉÊËÌÍÎÏÐÑÒÓÔÕÖØÙÚÛÜÝÞΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩАБВГДЕЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ'];
+const mixed = [...'abcdefghijklmnopqrstuvwxyz0123456789+<>=|~$^`', 'é', 'Ж', 'Ω', '中', 'ع', '€', '∑', '١'];
+
+/** Each family at growing program sizes: [pattern, input of `length` characters]. */
+function calibrationCases(length: number): [string, string][] {
+  const cases: [string, string][] = [];
+  for (const n of [10, 30, 100, 300, 1000]) {
+    cases.push([`(.{${n}})+z`, `${'y'.repeat(length)}z`]);
+    cases.push([`^[ab]*a[ab]{${n - 1}}$`, scrambled(['a', 'b'], length, 'c')]);
+    cases.push([`(?:\\p{Lu}){${n}}#`, scrambled(upper, length, '#')]);
+    cases.push([`(\\p{L}|\\p{N}|\\p{S}){${Math.min(n, 900)}}!`, scrambled(mixed, length, '!')]);
+  }
+  cases.push(['^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$', `${'a@'.repeat(length / 2)}.x`]);
+  cases.push(['^[a-z0-9]+(?:-[a-z0-9]+)*$', `${'a-'.repeat(length / 2)}a`]);
+  cases.push(['^(a+)+$', 'a'.repeat(length)]);
+  cases.push(['\\s*x', `${' '.repeat(length)}x`]);
+  cases.push(['x'.repeat(99), 'x'.repeat(length)]);
+  cases.push(['.'.repeat(1000), `${'a'.repeat(length)}\n`]);
+  return cases;
+}
+
+export interface ProgramCostRow {
+  readonly pattern: string;
+  readonly instructions: number;
+  readonly width: number;
+  readonly charTicks: number;
+  readonly nsPerChar: number;
+}
+
+/** Best of three runs per case (a run is long enough that timer noise is small). */
+export function measureProgramCost(length = 20_000): ProgramCostRow[] {
+  const rows: ProgramCostRow[] = [];
+  for (const [pattern, input] of calibrationCases(length)) {
+    const compiled = compileLinearPattern(pattern);
+    if (!compiled.ok) throw new Error(`${pattern}: ${compiled.reason}`);
+    compiled.matcher.test(input.slice(0, 2_000));
+    let best = Number.POSITIVE_INFINITY;
+    for (let round = 0; round < 3; round++) {
+      const started = process.hrtime.bigint();
+      compiled.matcher.test(input);
+      best = Math.min(best, Number(process.hrtime.bigint() - started));
+    }
+    const { instructions, width, charTicks } = compiled.cost;
+    rows.push({ pattern, instructions, width, charTicks, nsPerChar: best / input.length });
+  }
+  return rows;
+}
+
+export function programCostTable(rows: readonly ProgramCostRow[]): string {
+  return formatTable(
+    [
+      ['pattern', 'instructions', 'live', 'ticks/char', 'ns/char', 'ns/char/live', 'ns/tick'],
+      ...rows.map((r) => [
+        r.pattern.length > 40 ? `${r.pattern.slice(0, 39)}…` : r.pattern,
+        String(r.instructions),
+        String(r.width),
+        String(r.charTicks),
+        r.nsPerChar.toFixed(1),
+        r.width === 0 ? '—' : (r.nsPerChar / r.width).toFixed(1),
+        (r.nsPerChar / r.charTicks).toFixed(1),
+      ]),
+    ],
+    ['left', 'right', 'right', 'right', 'right', 'right', 'right'],
+  );
+}
+
+/** Issue 17's hostile patterns on ~700 KB through the engine: compile (refused) or validate (maxWork), in ms. */
+export function measureHostile(): { readonly pattern: string; readonly outcome: string; readonly ms: number }[] {
+  const cases: [string, string][] = [
+    ['(.{1000})+z', `${'y'.repeat(700_000)}z`],
+    ['^[ab]*a[ab]{999}$', scrambled(['a', 'b'], 701_000, '')],
+    ['(\\p{L}|\\p{N}|\\p{S}){900}!', `${scrambled(mixed, 700_000, '')}!`],
+    ['(.{700})+z', `${'y'.repeat(700_000)}z`],
+  ];
+  return cases.map(([pattern, input]) => {
+    const started = performance.now();
+    const compiled = compileSchema({ type: 'string', pattern });
+    let outcome: string;
+    if (!compiled.ok) outcome = `refused: ${compiled.refusal.code}`;
+    else {
+      const verdict = compiled.schema.validate(input);
+      outcome = verdict.valid ? 'valid' : `invalid: ${verdict.issues.map((issue) => issue.keyword).join(', ')}`;
+    }
+    return { pattern, outcome, ms: performance.now() - started };
+  });
+}
+
+if (process.argv[1]?.endsWith('pattern-cost.ts')) {
+  console.log(programCostTable(measureProgramCost()));
+  console.log();
+  for (const row of measureHostile()) console.log(`${row.pattern}: ${row.outcome} in ${row.ms.toFixed(1)} ms`);
 }
