@@ -2,12 +2,15 @@
 // in process: real SDK Clients with different Authorization headers → the gateway (memory session stores) → a real
 // SDK Server whose tools depend on the credential.
 import assert from 'node:assert/strict';
-import { afterEach, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { build } from 'esbuild';
+import { Miniflare } from 'miniflare';
 import { createEngine } from '../../src/engine/index.ts';
 import { createUpstream } from '../../test/helpers/http-upstream.ts';
 import { credentialScope, stateKey } from '../src/credential-scope.ts';
@@ -385,6 +388,69 @@ describe('a newer tools/list replaces what a state key may call', () => {
     cache.remember(key, [], { first: true });
     assert.equal(cache.own(key, 'b'), undefined);
     assert.deepEqual(cache.stats(), { tools: 0, lists: 0, evictions: 0 });
+  });
+});
+
+describe('McpSession (the Durable Object) in workerd', () => {
+  let mf: Miniflare;
+  /** Calls one method of the state key's Durable Object over Workers RPC. */
+  const call = async (key: string, method: string, ...args: unknown[]): Promise<unknown> => {
+    const response = await mf.dispatchFetch('http://do.test/', { method: 'POST', body: JSON.stringify({ key, method, args }) });
+    return ((await response.json()) as { result: unknown }).result;
+  };
+
+  before(async () => {
+    const bundle = await build({
+      stdin: {
+        contents: `export { McpSession } from './mcp-session.ts';
+export default {
+  async fetch(request, env) {
+    const { key, method, args } = await request.json();
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(key));
+    return Response.json({ result: (await stub[method](...args)) ?? null });
+  },
+};`,
+        resolveDir: fileURLToPath(new URL('../src', import.meta.url)),
+        loader: 'ts',
+      },
+      bundle: true,
+      format: 'esm',
+      target: 'es2022',
+      platform: 'neutral',
+      external: ['cloudflare:*'],
+      write: false,
+      logLevel: 'silent',
+    });
+    mf = new Miniflare({
+      modules: true,
+      script: bundle.outputFiles[0]?.text ?? '',
+      compatibilityDate: '2026-04-20',
+      durableObjects: { SESSIONS: { className: 'McpSession', useSQLite: true } },
+    });
+    await mf.ready;
+  });
+  after(async () => {
+    await mf?.dispose();
+  });
+
+  it('replaces its tools on a first page, adds a later page, and keeps keys apart', async () => {
+    const names = async (key: string) => {
+      const found: string[] = [];
+      for (const name of ['a', 'b', 'c']) if ((await call(key, 'getTool', name)) !== null) found.push(name);
+      return found;
+    };
+    await call('k1', 'putTools', [storedTool('a'), storedTool('b')], { first: true });
+    await call('k1', 'putTools', [storedTool('c')], { first: false });
+    assert.deepEqual(await names('k1'), ['a', 'b', 'c']);
+    assert.deepEqual(await call('k1', 'getTool', 'a'), storedTool('a'));
+    await call('k1', 'putTools', [storedTool('b')], { first: true });
+    assert.deepEqual(await names('k1'), ['b']);
+    assert.deepEqual(await names('k2'), []);
+    // clear() drops every table; the next page makes the tools table again.
+    await call('k1', 'clear');
+    assert.deepEqual(await names('k1'), []);
+    await call('k1', 'putTools', [storedTool('a')], { first: false });
+    assert.deepEqual(await names('k1'), ['a']);
   });
 });
 
