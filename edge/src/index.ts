@@ -3,7 +3,7 @@ import type { Hono } from 'hono';
 import { createApp } from './app.ts';
 import { EdgeConfigError, readEdgeConfig } from './edge-config.ts';
 import { createGatewayRouter } from './gateway-router.ts';
-import { isolateEngine } from './isolate-engine.ts';
+import { isolateCacheBytes, isolateEngine } from './isolate-engine.ts';
 import { createMcpGateway } from './mcp-gateway.ts';
 import type { SessionStore } from './session-store.ts';
 import { createToolCache } from './tool-cache.ts';
@@ -15,8 +15,11 @@ type EdgeEnv = { Bindings: Env };
 
 /** Built on the first request, once per isolate: `env` is not available at module scope. */
 let app: Hono<EdgeEnv> | undefined;
-/** Tool verdicts seen by this isolate, per credential scope and session: most calls need no Durable Object. */
-const toolCache = createToolCache();
+/**
+ * Tool verdicts seen by this isolate, per credential scope and session: most calls need no Durable Object. One cache
+ * for every upstream's gateway, so the isolate's bound holds however many upstreams are in use.
+ */
+const toolCache = createToolCache({ maxBytes: isolateCacheBytes.toolCache });
 
 function appFor(env: Env): Hono<EdgeEnv> {
   const config = readEdgeConfig(env);

@@ -39,35 +39,148 @@ export interface SessionStore {
  */
 export type SessionStores = (stateKey: string) => SessionStore;
 
-/** Sessions in memory, for tests and single-process use. */
-export function createMemorySessionStores(): SessionStores {
-  const sessions = new Map<string, { tools: Map<string, StoredTool>; elicitations: Map<string, string> }>();
-  return (key) => {
-    const session = () => {
-      let found = sessions.get(key);
-      if (found === undefined) {
-        found = { tools: new Map(), elicitations: new Map() };
-        sessions.set(key, found);
-      }
-      return found;
-    };
-    return {
-      putTools: async (tools, page) => {
-        if (page.first) session().tools.clear();
-        for (const tool of tools) session().tools.set(tool.name, tool);
-      },
-      getTool: async (name) => session().tools.get(name),
-      putElicitation: async (id, schema) => {
-        session().elicitations.set(id, schema);
-      },
-      takeElicitation: async (id) => {
-        const schema = session().elicitations.get(id);
-        session().elicitations.delete(id);
-        return schema;
-      },
-      clear: async () => {
-        sessions.delete(key);
-      },
-    };
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the range starts at U+0000 on purpose.
+const nonAscii = /[^\x00-\x7f]/;
+
+/**
+ * Heap a string holds, in bytes: its UTF-8 length, or two bytes per UTF-16 unit when V8 must store it two bytes wide
+ * (a unit above U+00FF), whichever is more. UTF-8 alone would undercount an ASCII text with one `€` in it by half.
+ */
+export function textBytes(text: string): number {
+  // Most texts are ASCII: a native scan, then no loop (it also flattens a concatenated string, as it is kept).
+  if (!nonAscii.test(text)) return text.length;
+  let utf8 = 0;
+  let wide = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) utf8 += 1;
+    else if (code < 0x800) {
+      utf8 += 2;
+      if (code > 0xff) wide = true;
+    } else {
+      wide = true;
+      const pair = code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+      utf8 += pair ? 4 : 3;
+      if (pair) i++;
+    }
+  }
+  return wide ? Math.max(utf8, 2 * text.length) : utf8;
+}
+
+/** Heap of a small plain-data value (a verdict): its strings, and a slot or a header for everything else. */
+function dataBytes(value: unknown, depth = 0): number {
+  if (typeof value === 'string') return 16 + textBytes(value);
+  if (typeof value !== 'object' || value === null || depth > 16) return 8;
+  let bytes = 32;
+  for (const [key, item] of Object.entries(value)) bytes += (Array.isArray(value) ? 0 : textBytes(key)) + 8 + dataBytes(item, depth + 1);
+  return bytes;
+}
+
+/**
+ * The record, its verdict's objects and their map entries, besides the strings counted: what V8 keeps per small tool
+ * beyond its texts, measured after GC (edge/test/gateway-state-bounds.test.ts checks the sum against the heap).
+ */
+const storedToolOverhead = 352;
+
+/**
+ * Bytes a stored tool retains: its definition text (what an upstream makes large), its name, its verdict (a refusal
+ * message may quote a long `$ref` or pattern) and a fixed cost per record. What the caches count against `maxBytes`.
+ */
+export function storedToolBytes(tool: StoredTool): number {
+  return storedToolOverhead + textBytes(tool.name) + textBytes(tool.definition) + dataBytes(tool.verdict);
+}
+
+export interface MemorySessionStoresOptions {
+  /** Most state keys kept; the least recently used go first (default 10,000). */
+  readonly maxSessions?: number;
+  /** Most bytes of tools, forms and keys kept across all sessions (`storedToolBytes`, `textBytes`; default 8 MiB). */
+  readonly maxBytes?: number;
+}
+
+/** What a memory session store holds, for tests and stats. */
+export interface MemorySessionStats {
+  readonly sessions: number;
+  readonly bytes: number;
+  readonly evictions: number;
+}
+
+/** Sessions in memory, for tests and single-process use: bounded by count and by retained bytes, like every cache here. */
+export function createMemorySessionStores(options: MemorySessionStoresOptions = {}): SessionStores & {
+  stats(): MemorySessionStats;
+} {
+  const maxSessions = options.maxSessions ?? 10_000;
+  const maxBytes = options.maxBytes ?? 8 * 1024 * 1024;
+  interface Session {
+    readonly tools: Map<string, { tool: StoredTool; bytes: number }>;
+    readonly elicitations: Map<string, string>;
+    bytes: number;
+  }
+  // Map order is recency order: a session is re-inserted when used, and the oldest are evicted first.
+  const sessions = new Map<string, Session>();
+  let total = 0;
+  let evictions = 0;
+  const sessionOverhead = 256;
+
+  const drop = (key: string): void => {
+    const session = sessions.get(key);
+    if (session === undefined) return;
+    sessions.delete(key);
+    total -= session.bytes;
   };
+  const session = (key: string): Session => {
+    let found = sessions.get(key);
+    if (found === undefined) {
+      found = { tools: new Map(), elicitations: new Map(), bytes: sessionOverhead + textBytes(key) };
+      total += found.bytes;
+    } else sessions.delete(key);
+    sessions.set(key, found);
+    return found;
+  };
+  const grow = (target: Session, bytes: number): void => {
+    target.bytes += bytes;
+    total += bytes;
+  };
+  const evict = (): void => {
+    for (const oldest of sessions.keys()) {
+      if (sessions.size <= maxSessions && total <= maxBytes) break;
+      drop(oldest);
+      evictions++;
+    }
+  };
+
+  const stores = (key: string): SessionStore => ({
+    putTools: async (tools, page) => {
+      const target = session(key);
+      if (page.first) {
+        for (const { bytes } of target.tools.values()) grow(target, -bytes);
+        target.tools.clear();
+      }
+      for (const tool of tools) {
+        const bytes = storedToolBytes(tool);
+        grow(target, bytes - (target.tools.get(tool.name)?.bytes ?? 0));
+        target.tools.set(tool.name, { tool, bytes });
+      }
+      evict();
+    },
+    getTool: async (name) => sessions.get(key)?.tools.get(name)?.tool,
+    putElicitation: async (id, schema) => {
+      const target = session(key);
+      const before = target.elicitations.get(id);
+      grow(target, textBytes(id) + textBytes(schema) - (before === undefined ? 0 : textBytes(id) + textBytes(before)));
+      target.elicitations.set(id, schema);
+      evict();
+    },
+    takeElicitation: async (id) => {
+      const target = sessions.get(key);
+      const schema = target?.elicitations.get(id);
+      if (target === undefined || schema === undefined) return undefined;
+      target.elicitations.delete(id);
+      grow(target, -(textBytes(id) + textBytes(schema)));
+      return schema;
+    },
+    clear: async () => {
+      drop(key);
+    },
+  });
+  return Object.assign(stores, { stats: () => ({ sessions: sessions.size, bytes: total, evictions }) });
 }

@@ -1,4 +1,4 @@
-import type { ListPage, StoredTool } from './session-store.ts';
+import { type ListPage, type StoredTool, storedToolBytes, textBytes } from './session-store.ts';
 
 /** The caching fields of a 2026-07-28 `tools/list` result (`CacheableResult`); absent before that revision. */
 export interface ListHints {
@@ -21,13 +21,16 @@ export interface ToolCacheOptions {
   readonly maxTools?: number;
   /** Most lists (state keys) held (default 10,000). */
   readonly maxLists?: number;
+  /** Most bytes held, as `storedToolBytes` counts tools plus each list's key (default 8 MiB, docs/edge.md budget). */
+  readonly maxBytes?: number;
 }
 
 /** What the cache holds, by its own accounting. */
 export interface ToolCacheStats {
   readonly tools: number;
   readonly lists: number;
-  /** Tools dropped to stay within `maxTools` or `maxLists` (not expiry or replacement). */
+  readonly bytes: number;
+  /** Tools dropped to stay within `maxTools`, `maxLists` or `maxBytes` (not expiry or replacement). */
   readonly evictions: number;
 }
 
@@ -50,6 +53,10 @@ export interface ToolCache {
 const minTtlMs = 1000;
 /** An upstream cannot pin a verdict for longer than a Durable Object keeps an idle session. */
 const maxTtlMs = 24 * 60 * 60 * 1000;
+/** A list's own record and map entries, besides its key text (counted). */
+const listOverhead = 256;
+/** A tool's entry in the recency map, besides the record `storedToolBytes` counts. */
+const entryOverhead = 64;
 
 /** Reads `ttlMs` and `cacheScope` from a `tools/list` result, ignoring values of the wrong type. */
 export function listHints(result: Record<string, unknown>): ListHints {
@@ -63,23 +70,26 @@ export function listHints(result: Record<string, unknown>): ListHints {
 interface Entry {
   readonly list: string;
   readonly tool: StoredTool;
+  readonly bytes: number;
 }
 
 /**
  * The isolate's tool verdicts per (upstream, credential scope, session): a `tools/call` whose tool this isolate has
  * seen is checked without a Durable Object round trip. A list serves its own state key only, whatever its
  * `cacheScope` (docs/edge.md, "Session state and caches"); a first page replaces the key's list; entries expire after
- * `ttlMs` (or the default); and the cache holds at most `maxTools` tools and `maxLists` lists, the least recently
- * used tool going first.
+ * `ttlMs` (or the default); and the cache holds at most `maxTools` tools, `maxLists` lists and `maxBytes` bytes, the
+ * least recently used tool going first.
  */
 export function createToolCache(options: ToolCacheOptions = {}): ToolCache {
   const now = options.now ?? Date.now;
   const defaultTtlMs = options.defaultTtlMs ?? 5 * 60 * 1000;
   const maxTools = options.maxTools ?? 10_000;
   const maxLists = options.maxLists ?? 10_000;
+  const maxBytes = options.maxBytes ?? 8 * 1024 * 1024;
   // Map order is recency order for both: a tool is re-inserted when used, and the oldest go first.
   const entries = new Map<string, Entry>();
-  const lists = new Map<string, Set<string>>();
+  const lists = new Map<string, { readonly names: Set<string>; readonly bytes: number }>();
+  let bytes = 0;
   let evictions = 0;
 
   const listKey = (key: ListKey) => `${key.upstream}\n${key.stateKey}`;
@@ -88,34 +98,46 @@ export function createToolCache(options: ToolCacheOptions = {}): ToolCache {
 
   const dropList = (list: string): void => {
     // Dropping a list's last tool drops the list itself (below).
-    for (const name of [...(lists.get(list) ?? [])]) drop(entryKey(list, name));
+    for (const name of [...(lists.get(list)?.names ?? [])]) drop(entryKey(list, name));
   };
   const drop = (at: string): void => {
     const entry = entries.get(at);
     if (entry === undefined) return;
     entries.delete(at);
-    const names = lists.get(entry.list);
-    names?.delete(entry.tool.name);
+    bytes -= entry.bytes;
+    const list = lists.get(entry.list);
+    list?.names.delete(entry.tool.name);
     // An empty list keeps nothing worth its key.
-    if (names !== undefined && names.size === 0) lists.delete(entry.list);
+    if (list !== undefined && list.names.size === 0) {
+      lists.delete(entry.list);
+      bytes -= list.bytes;
+    }
   };
 
   const put = (list: string, tools: readonly StoredTool[]): void => {
     if (tools.length === 0) return;
-    let names = lists.get(list);
+    let names = lists.get(list)?.names;
     if (names === undefined) {
       names = new Set();
-      lists.set(list, names);
+      const header = listOverhead + textBytes(list);
+      lists.set(list, { names, bytes: header });
+      bytes += header;
     }
     for (const tool of tools) {
       const at = entryKey(list, tool.name);
-      entries.delete(at);
-      entries.set(at, { list, tool });
+      const before = entries.get(at);
+      if (before !== undefined) {
+        entries.delete(at);
+        bytes -= before.bytes;
+      }
+      const entry = { list, tool, bytes: entryOverhead + textBytes(at) + storedToolBytes(tool) };
+      entries.set(at, entry);
       names.add(tool.name);
+      bytes += entry.bytes;
     }
     // The least recently used tools go first, whoever's they are; the page just put may lose its own first tools.
     for (const oldest of entries.keys()) {
-      if (entries.size <= maxTools && lists.size <= maxLists) break;
+      if (entries.size <= maxTools && lists.size <= maxLists && bytes <= maxBytes) break;
       drop(oldest);
       evictions++;
     }
@@ -152,6 +174,6 @@ export function createToolCache(options: ToolCacheOptions = {}): ToolCache {
       dropList(listKey(key));
     },
     size: () => entries.size,
-    stats: () => ({ tools: entries.size, lists: lists.size, evictions }),
+    stats: () => ({ tools: entries.size, lists: lists.size, bytes, evictions }),
   };
 }

@@ -387,7 +387,7 @@ describe('a newer tools/list replaces what a state key may call', () => {
     assert.ok(cache.own(key, 'b'));
     cache.remember(key, [], { first: true });
     assert.equal(cache.own(key, 'b'), undefined);
-    assert.deepEqual(cache.stats(), { tools: 0, lists: 0, evictions: 0 });
+    assert.deepEqual(cache.stats(), { tools: 0, lists: 0, bytes: 0, evictions: 0 });
   });
 });
 
