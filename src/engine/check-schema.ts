@@ -5,6 +5,7 @@ import type { SchemaWarning } from '../protocol/warning.ts';
 import { checkExpansion } from './check-expansion.ts';
 import { checkPatterns } from './check-patterns.ts';
 import { checkUnevaluated } from './check-unevaluated.ts';
+import { retainedBytes } from './compiled-weight.ts';
 import { type BigNumberSite, copyJson } from './copy-json.ts';
 import { resolveDialect } from './dialect.ts';
 import { jsonPath } from './json-path.ts';
@@ -24,6 +25,8 @@ export interface CheckedSchema {
   readonly bytes: number;
   /** JSON values in the schema (scalars, arrays and objects). */
   readonly values: number;
+  /** Heap bytes the compiled schema will retain, as estimated before compiling (within `maxCompiledBytes`). */
+  readonly retained: number;
   /** Each `$ref`/`$recursiveRef` holder's targets, as `resolveRefs` found them (the work estimate follows them). */
   readonly targets: ReadonlyMap<SchemaObject, readonly (SchemaObject | boolean)[]>;
 }
@@ -56,7 +59,7 @@ export function checkSchema(schema: unknown, policy: Policy, formats: FormatMode
   }
   const dialect = resolveDialect(root, defaultDialect);
   if (!dialect.ok) return { ok: false, refusal: dialect.refusal };
-  const walked = walkSchema(root, dialect.dialect, policy, formats);
+  const walked = walkSchema(root, dialect.dialect, policy, formats, copied);
   if (!walked.ok) return walked;
   const pattern = checkPatterns(walked.index.patterns);
   if (pattern) return { ok: false, refusal: pattern };
@@ -76,6 +79,7 @@ export function checkSchema(schema: unknown, policy: Policy, formats: FormatMode
       bigNumbers: copied.bigNumbers,
       bytes: copied.bytes,
       values: copied.values,
+      retained: retainedBytes({ bytes: copied.bytes, values: copied.values, subschemas: walked.index.subschemas, ...walked.index.count }),
       targets: refs.targets,
     },
   };

@@ -1,18 +1,43 @@
 import type { CompileResult } from './compile-schema.ts';
 import type { CompiledTool } from './compile-tool.ts';
 
+/** What the policy walk counts of a schema for the heap its compiled form retains (walk-schema.ts `IndexCount`). */
+export interface RetainedShape {
+  /** UTF-8 bytes of the schema's JSON, JSON values in it, and its subschemas. */
+  readonly bytes: number;
+  readonly values: number;
+  readonly subschemas: number;
+  /** The validator's index entries (a subschema once per enclosing resource, and anchors) and their characters. */
+  readonly keys: number;
+  readonly keyBytes: number;
+  /** With `uniqueItems: true` the adapter prepares a second copy of everything but the strings. */
+  readonly uniqueItems: boolean;
+}
+
 /**
- * Heap a cached compile result retains, in bytes, estimated from the schema's shape: a fixed cost per entry, the
- * strings the engine's copy keeps, a cost per JSON value and the per-subschema cost of the engine's index and the
- * validator's lookup tables. Fitted to `process.memoryUsage().heapUsed` after GC over real-sized schemas from
- * 37 B to 255 KB (bench/cache-cost.ts --heap): 0.9-1.2 of what each retains, and up to 2 for long flat arrays
- * of tiny values (an over-estimate is safe). Eight times the JSON size, the estimate it replaces, was off by up
- * to 5x for description-heavy schemas and 3x the other way for enum-heavy ones.
+ * Heap a compiled schema retains, in bytes, estimated from its shape before anything is compiled: a fixed cost per
+ * entry, the strings the engine's copy keeps, a cost per JSON value and per subschema (the engine's index and the
+ * validator's copies), and the validator's keys: it files every subschema under its base URI and full JSON pointer,
+ * once per enclosing resource, so long names nested deep cost keys × pointer length. Fitted to
+ * `process.memoryUsage().heapUsed` after GC (bench/cache-cost.ts --heap): 0.9-1.2 of what real-sized schemas from
+ * 37 B to 255 KB retain, up to 2 for long flat arrays of tiny values (an over-estimate is safe), and within 2 of
+ * pointer-heavy shapes (test/engine-retained-bytes.test.ts). `maxCompiledBytes` bounds it.
+ */
+export function retainedBytes(shape: RetainedShape): number {
+  const copies = shape.uniqueItems ? 2 : 1;
+  const extraKeys = Math.max(0, shape.keys - shape.subschemas);
+  return 9_000 + shape.bytes + copies * (560 * shape.subschemas + 24 * shape.values + 64 * extraKeys) + shape.keyBytes;
+}
+
+/**
+ * Heap a cached compile result retains: the estimate made before it compiled, plus its warnings; a refusal its
+ * message (which names a location, as long as the schema's own pointer).
  */
 export function compiledWeight(result: CompileResult): number {
-  if (!result.ok) return 512;
-  const { bytes, subschemas, values } = result.schema;
-  return 3_700 + bytes + 560 * subschemas + 24 * values;
+  if (!result.ok) return 512 + result.refusal.message.length;
+  let weight = result.schema.retained;
+  for (const warning of result.schema.warnings) weight += 64 + warning.message.length;
+  return weight;
 }
 
 /** Heap a cached tool retains: its entry and verdict, and its compiled schemas (also counted by the schema cache). */

@@ -12,6 +12,8 @@ export const defaultPolicy: Policy = Object.freeze({
   maxInstanceDepth: 64,
   maxIssues: 100,
   maxWork: 50_000,
+  maxCompiledBytes: 16 * 1024 * 1024,
+  maxPointerBytes: 2 * 1024 * 1024,
 });
 
 const policyKeys = Object.keys(defaultPolicy) as (keyof Policy)[];

@@ -20,4 +20,8 @@ export interface Policy {
   readonly maxIssues: number;
   /** Schema-location visits one instance may cost the validator (expansion × instance size, estimated first). */
   readonly maxWork: number;
+  /** Heap bytes a compiled schema may retain, as the policy walk estimates them before compiling. */
+  readonly maxCompiledBytes: number;
+  /** Characters of the URIs the validator keys subschemas by (base + JSON pointer, per enclosing resource), summed. */
+  readonly maxPointerBytes: number;
 }
