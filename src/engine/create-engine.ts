@@ -21,8 +21,9 @@ export interface EngineOptions {
   /** Compiled schemas and refusals kept in memory (docs/architecture.md#fingerprints-and-caches: 4,096). */
   readonly cacheSize?: number;
   /**
-   * A bound on the heap compiled schemas hold, as `compiledWeight` estimates it from their size (default 64 MiB):
-   * room for 4,096 typical tools, while a few dozen 250 KB schemas cannot fill a 128 MB Worker isolate.
+   * A bound on the heap compiled schemas hold, as `compiledWeight` estimates it (default 128 MiB): room for 4,096
+   * typical tools, which retain about 90 MB once used (bench/cache-cost.ts --heap). Bounds the compiled-schema LRU and,
+   * separately, the compiled-tool LRU. An isolate passes less (edge/src/isolate-engine.ts).
    */
   readonly maxCacheBytes?: number;
 }
@@ -50,13 +51,15 @@ export interface Engine {
   stats(): EngineStats;
 }
 
+const defaultMaxCacheBytes = 128 * 1024 * 1024;
+
 /** Creates an engine; I/O-free, so it runs the same in a page, a worker, Node or workerd. */
 export function createEngine(options: EngineOptions = {}): Engine {
   const policy = resolvePolicy(options.policy);
   const adapter = options.adapter ?? createCfworkerAdapter();
   const capacity = options.cacheSize ?? 4096;
   const schemas = createLruCache<string, CompileResult>(capacity, {
-    maxWeight: options.maxCacheBytes ?? 64 * 1024 * 1024,
+    maxWeight: options.maxCacheBytes ?? defaultMaxCacheBytes,
     weigh: compiledWeight,
   });
   // Tools are kept by their canonical text: a tool seen before is found without hashing (V8 hashes a string key
@@ -64,7 +67,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const textOf = new Map<string, string>();
   const tools = createLruCache<string, CompiledTool>(
     capacity,
-    { maxWeight: options.maxCacheBytes ?? 64 * 1024 * 1024, weigh: (tool, text) => toolWeight(tool) + text.length },
+    { maxWeight: options.maxCacheBytes ?? defaultMaxCacheBytes, weigh: (tool, text) => toolWeight(tool) + text.length },
     { onDrop: (_, tool) => textOf.delete(tool.fingerprint) },
   );
   const counters = { compiles: 0, cacheHits: 0, validations: 0 };
