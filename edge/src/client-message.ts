@@ -1,7 +1,7 @@
 import { parseJson } from '../../src/engine/parse-json.ts';
 import { gatewayError } from './gateway-error.ts';
 import { isNotificationNamed, type JsonRpcResponse } from './json-rpc.ts';
-import { readLimitedText } from './read-limited-text.ts';
+import { drainBody, readLimitedText } from './read-limited-text.ts';
 import { mediaType } from './upstream-fetch.ts';
 
 /** A client's POST body as one JSON-RPC message object, or the answer that refuses it (id null: it is unread). */
@@ -13,12 +13,13 @@ const refuse = (status: 400 | 413 | 415, error: JsonRpcResponse): ClientMessage 
 
 /**
  * Reads the client's message: `Content-Type: application/json` (415), at most `maxBytes` counted as the upload
- * streams (413, the rest never read), lossless JSON without duplicate keys (400), one JSON-RPC 2.0 object (no
+ * streams (413, the rest drained within `refusedBodyDrain` and never kept), lossless JSON without duplicate keys (400), one JSON-RPC 2.0 object (no
  * batches), and no `tools/call` notification (nothing could check its answer).
  */
 export async function readClientMessage(request: Request, maxBytes: number): Promise<ClientMessage> {
   if (mediaType(request.headers.get('content-type')) !== 'application/json') {
-    request.body?.cancel().catch(() => undefined);
+    // Drained, not cancelled (within bounds): a cancelled upload costs the next request its connection.
+    await drainBody(request);
     return refuse(415, gatewayError(null, 'unsupported_media_type', 'an MCP message must be sent as Content-Type: application/json'));
   }
   const read = await readLimitedText(request, maxBytes);

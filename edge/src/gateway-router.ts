@@ -1,4 +1,5 @@
 import { gatewayError } from './gateway-error.ts';
+import { drainBody } from './read-limited-text.ts';
 import { type AllowedUpstream, chooseUpstream } from './upstream-allow-list.ts';
 
 /** One gateway in front of one upstream (`createMcpGateway`). */
@@ -37,13 +38,14 @@ export function createGatewayRouter(options: GatewayRouterOptions): Gateway {
     return gateway;
   };
 
-  return function routeToUpstream(request: Request): Promise<Response> {
+  return async function routeToUpstream(request: Request): Promise<Response> {
     const choice = chooseUpstream(new URL(request.url), options.defaultUpstream, options.allowed);
     if (!choice.ok) {
-      request.body?.cancel().catch(() => undefined);
+      // Drained (bounded), never parsed or sent on: a cancelled upload costs the next request its connection.
+      await drainBody(request);
       const status = choice.code === 'upstream_not_allowed' ? 403 : 400;
       const body = JSON.stringify(gatewayError(null, choice.code, choice.message));
-      return Promise.resolve(new Response(body, { status, headers: { 'content-type': 'application/json' } }));
+      return new Response(body, { status, headers: { 'content-type': 'application/json' } });
     }
     return gatewayOf(choice.url)(request);
   };

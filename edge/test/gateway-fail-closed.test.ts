@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createEngine } from '../../src/engine/index.ts';
 import { createMcpGateway, type McpGatewayOptions } from '../src/mcp-gateway.ts';
+import { refusedBodyDrain } from '../src/read-limited-text.ts';
 import { createMemorySessionStores } from '../src/session-store.ts';
 import { createSseParser } from '../src/sse-transform.ts';
 
@@ -255,16 +256,25 @@ describe('gateway reads the client message within bounds', () => {
     throw new Error('nothing may be forwarded');
   };
 
-  it('answers 415 unsupported_media_type to a POST that is not application/json', async () => {
+  it('answers 415 unsupported_media_type to a POST that is not application/json, draining its body', async () => {
+    const upload = stream(Array.from({ length: 100 }, () => ' '.repeat(1024)));
     const { gateway } = gatewayFor(never);
     const response = await gateway(
-      new Request('http://gateway.test/mcp', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify(list) }),
+      new Request('http://gateway.test/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: upload.body,
+        duplex: 'half',
+      } as RequestInit),
     );
     assert.equal(response.status, 415);
     assert.equal((await response.json()).error.data.code, 'unsupported_media_type');
+    // Read to its end and dropped, not cancelled: a cancelled upload costs the next request its connection (#17).
+    assert.equal(upload.state.pulled, 101);
+    assert.equal(upload.state.cancelled, false);
   });
 
-  it('answers 413 as soon as a chunked upload passes the limit, without reading the rest', async () => {
+  it('answers 413 as soon as a chunked upload passes the limit, keeping nothing past it, and drains the rest', async () => {
     const upload = stream(Array.from({ length: 1000 }, () => ' '.repeat(1024)));
     const { gateway } = gatewayFor(never, { maxBodyBytes: 16 * 1024 });
     const response = await gateway(
@@ -277,7 +287,25 @@ describe('gateway reads the client message within bounds', () => {
     );
     assert.equal(response.status, 413);
     assert.equal((await response.json()).error.data.code, 'message_too_large');
-    assert.ok(upload.state.pulled < 40 && upload.state.cancelled, `read ${upload.state.pulled} chunks of 1000`);
+    assert.equal(upload.state.pulled, 1001, 'the rest is read and dropped');
+    assert.equal(upload.state.cancelled, false);
+  });
+
+  it('cancels an upload that goes on past what a refusal drains', async () => {
+    const chunk = 64 * 1024;
+    const upload = stream(Array.from({ length: 1000 }, () => new Uint8Array(chunk)));
+    const { gateway } = gatewayFor(never, { maxBodyBytes: 16 * 1024 });
+    const response = await gateway(
+      new Request('http://gateway.test/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: upload.body,
+        duplex: 'half',
+      } as RequestInit),
+    );
+    assert.equal(response.status, 413);
+    assert.ok(upload.state.pulled <= refusedBodyDrain.maxBytes / chunk + 2, `read ${upload.state.pulled} chunks of 1000`);
+    assert.ok(upload.state.cancelled);
   });
 
   it('refuses duplicate keys, batches, bad ids and a tools/call notification with their data.code', async () => {

@@ -8,6 +8,9 @@ import { createValidator } from '../../src/host/create-validator.ts';
 import { memoryIo } from '../../test/helpers/memory-io.ts';
 import { createApp } from '../src/app.ts';
 import { defaultMaxBodyBytes } from '../src/default-max-body-bytes.ts';
+import { createGatewayRouter } from '../src/gateway-router.ts';
+import { readLimitedText, refusedBodyDrain } from '../src/read-limited-text.ts';
+import { allowedUpstream } from '../src/upstream-allow-list.ts';
 
 const tools = readFileSync(new URL('../../examples/tools.json', import.meta.url), 'utf8');
 const allowed = 'https://app.example';
@@ -21,8 +24,11 @@ const post = (app: ReturnType<typeof appWith>, path: string, body: BodyInit, hea
 
 const json = async (res: Response) => ({ status: res.status, body: (await res.json()) as Record<string, unknown> });
 
-/** A body that does not end for a long while (10,000 chunks), counting how many chunks were pulled from it. */
-function endlessBody(chunk: Uint8Array): { stream: ReadableStream<Uint8Array>; pulled: () => number; cancelled: () => boolean } {
+/** A body that does not end for a long while (10,000 chunks unless told), counting how many chunks were pulled from it. */
+function endlessBody(
+  chunk: Uint8Array,
+  chunks = 10_000,
+): { stream: ReadableStream<Uint8Array>; pulled: () => number; cancelled: () => boolean } {
   let pulls = 0;
   let cancelled = false;
   const stream = new ReadableStream<Uint8Array>({
@@ -30,7 +36,7 @@ function endlessBody(chunk: Uint8Array): { stream: ReadableStream<Uint8Array>; p
     async pull(controller) {
       await new Promise((resolve) => setImmediate(resolve));
       pulls++;
-      if (pulls > 10_000) controller.close();
+      if (pulls > chunks) controller.close();
       else controller.enqueue(chunk);
     },
     cancel() {
@@ -170,8 +176,10 @@ describe('POST /v1/validate', () => {
     assert.match((res.body.error as { message: string }).message, /UTF-8/);
   });
 
-  it('answers 413 from Content-Length alone, without reading the body', { timeout: 5000 }, async () => {
-    const body = endlessBody(new Uint8Array(100));
+  it('answers 413 from Content-Length before parsing anything, and drains the upload instead of cancelling it', {
+    timeout: 5000,
+  }, async () => {
+    const body = endlessBody(new Uint8Array(100), 200);
     const res = await appWith({ maxBodyBytes: 1024 }).request('/v1/validate', {
       method: 'POST',
       body: body.stream,
@@ -180,18 +188,38 @@ describe('POST /v1/validate', () => {
     } as RequestInit);
     assert.equal(res.status, 413);
     assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'body_too_large');
-    assert.ok(body.pulled() <= 1, `pulled ${body.pulled()} chunks`);
+    // A cancelled upload costs the next request through wrangler dev its connection (issue #17): read to its end.
+    assert.equal(body.pulled(), 201, 'read to its end');
+    assert.equal(body.cancelled(), false);
   });
 
-  it('answers 413 by counting streamed bytes when there is no Content-Length, and stops reading', { timeout: 5000 }, async () => {
-    const body = endlessBody(new TextEncoder().encode(' '.repeat(100)));
+  it('cancels unread a body whose declared length is past what a refusal drains', { timeout: 5000 }, async () => {
+    const body = endlessBody(new Uint8Array(100));
+    const res = await appWith({ maxBodyBytes: 1024 }).request('/v1/validate', {
+      method: 'POST',
+      body: body.stream,
+      headers: { 'content-length': String(refusedBodyDrain.maxBytes + 1) },
+      duplex: 'half',
+    } as RequestInit);
+    assert.equal(res.status, 413);
+    assert.ok(body.pulled() <= 1, `pulled ${body.pulled()} chunks`);
+    assert.ok(body.cancelled(), 'the upload is cancelled');
+  });
+
+  it('answers 413 by counting streamed bytes, keeps none past the limit, and stops reading after the drain bound', {
+    timeout: 5000,
+  }, async () => {
+    const chunk = 256 * 1024;
+    const body = endlessBody(new TextEncoder().encode(' '.repeat(chunk)), 1000);
     const res = await appWith({ maxBodyBytes: 1024 }).request('/v1/validate', {
       method: 'POST',
       body: body.stream,
       duplex: 'half',
     } as RequestInit);
     assert.equal(res.status, 413);
-    assert.ok(body.pulled() <= 13, `pulled ${body.pulled()} chunks`);
+    // 256 MiB on offer: one chunk passes the limit, then at most refusedBodyDrain.maxBytes are read and dropped.
+    assert.ok(body.pulled() <= Math.ceil(refusedBodyDrain.maxBytes / chunk) + 2, `pulled ${body.pulled()} chunks`);
+    assert.ok(body.pulled() > Math.floor(refusedBodyDrain.maxBytes / chunk), `pulled only ${body.pulled()} chunks`);
     assert.ok(body.cancelled(), 'the upload is cancelled');
   });
 
@@ -350,5 +378,79 @@ describe('other routes and errors', () => {
     assert.deepEqual(JSON.parse(text), { error: { code: 'internal', message: 'internal error' } });
     assert.doesNotMatch(text, /secret|abc123|at /);
     assert.equal(logged.mock.callCount(), 1, 'the operator still sees it in the log');
+  });
+});
+
+describe('refused bodies are drained within bounds, not cancelled (issue #17)', () => {
+  it('drains the body of a request no route reads (404, 405) before answering', { timeout: 5000 }, async () => {
+    for (const [method, path, status] of [
+      ['POST', '/v2/validate', 404],
+      ['PUT', '/v1/validate', 405],
+    ] as const) {
+      const body = endlessBody(new Uint8Array(100), 200);
+      const res = await appWith().request(path, { method, body: body.stream, duplex: 'half' } as RequestInit);
+      assert.equal(res.status, status, path);
+      assert.equal(body.pulled(), 201, `${method} ${path}: read to its end`);
+      assert.equal(body.cancelled(), false);
+    }
+  });
+
+  it('drains the body of an /mcp request for an upstream not on the allow-list, and fetches nothing', { timeout: 5000 }, async () => {
+    const built: string[] = [];
+    const router = createGatewayRouter({
+      defaultUpstream: 'https://mcp.example/mcp',
+      allowed: [allowedUpstream('https://other.example') ?? assert.fail('entry')],
+      gatewayFor: (url) => {
+        built.push(url);
+        return async () => new Response('{}');
+      },
+    });
+    const app = appWith({ mcp: (c) => router(c.req.raw) });
+    const body = endlessBody(new Uint8Array(100), 200);
+    const res = await app.request(`/mcp?upstream=${encodeURIComponent('https://evil.test/mcp')}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: body.stream,
+      duplex: 'half',
+    } as RequestInit);
+    assert.equal(res.status, 403);
+    assert.equal(((await res.json()) as { error: { data: { code: string } } }).error.data.code, 'upstream_not_allowed');
+    assert.equal(body.pulled(), 201, 'read to its end');
+    assert.equal(body.cancelled(), false);
+    assert.deepEqual(built, []);
+  });
+
+  it('cancels unread a refused body whose client waits for 100 Continue: nothing of it was sent', { timeout: 5000 }, async () => {
+    for (const [method, path, headers] of [
+      ['POST', '/v1/validate', { 'content-length': '1025', expect: '100-continue' }],
+      ['POST', '/v2/validate', { expect: '100-continue' }],
+    ] as const) {
+      const body = endlessBody(new Uint8Array(100), 200);
+      const res = await appWith({ maxBodyBytes: 1024 }).request(path, {
+        method,
+        body: body.stream,
+        headers,
+        duplex: 'half',
+      } as RequestInit);
+      assert.ok(res.status === 413 || res.status === 404, path);
+      assert.ok(body.pulled() <= 1, `${path}: pulled ${body.pulled()} chunks`);
+      assert.ok(body.cancelled(), `${path}: the upload is cancelled`);
+    }
+  });
+
+  it('cancels a refused body that stops sending, once the drain time is up', async () => {
+    let cancelled = false;
+    const stalled = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new Uint8Array(2048));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const request = new Request('http://edge.test/v1/validate', { method: 'POST', body: stalled, duplex: 'half' } as RequestInit);
+    const read = await readLimitedText(request, 1024, { maxBytes: 1024 * 1024, maxMs: 20 });
+    assert.deepEqual(read, { ok: false, reason: 'too_large', message: 'body over 1024 bytes' });
+    assert.ok(cancelled, 'the upload is cancelled');
   });
 });
