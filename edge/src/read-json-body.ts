@@ -1,14 +1,24 @@
 import { parseJson } from '../../src/engine/index.ts';
 import { readLimitedText } from './read-limited-text.ts';
 
-/** A parsed body, or the HTTP answer for why there is none. */
+/**
+ * A parsed body, or the HTTP answer for why there is none. A body nested past `maxBodyDepth` is 422 `too_deep`: the
+ * schema (or instance) in it is far past the policy's `maxJsonDepth` and cannot even be parsed, let alone checked,
+ * which is what 422 `too_deep` says of a schema that parses (docs/edge.md, `POST /v1/validate`).
+ */
 export type JsonBody =
   | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly status: 400 | 413; readonly code: 'bad_request' | 'body_too_large'; readonly message: string };
+  | {
+      readonly ok: false;
+      readonly status: 400 | 413 | 422;
+      readonly code: 'bad_request' | 'body_too_large' | 'too_deep';
+      readonly message: string;
+    };
 
 /**
  * Nesting allowed in a body, as in `schemaval lint`: deep enough that a too-deep schema is refused by the engine
- * (422 `too_deep`) and a too-deep instance is reported as invalid, rather than the whole body being rejected.
+ * (422 `too_deep`, naming where) and a too-deep instance is reported as invalid, rather than the whole body being
+ * refused; past it the body is 422 `too_deep` without parsing.
  */
 export const maxBodyDepth = 1000;
 
@@ -23,6 +33,8 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   const parsed = parseJson(read.text, { maxBytes, maxDepth: maxBodyDepth });
   if (parsed.ok) return parsed;
   if (parsed.code === 'too_large') return { ok: false, status: 413, code: 'body_too_large', message: `body ${parsed.message}` };
-  const message = parsed.code === 'too_deep' ? `body ${parsed.message}` : `body is not valid JSON: ${parsed.message}`;
-  return { ok: false, status: 400, code: 'bad_request', message };
+  if (parsed.code === 'too_deep') {
+    return { ok: false, status: 422, code: 'too_deep', message: `body JSON ${parsed.message}: too deep to parse, let alone check` };
+  }
+  return { ok: false, status: 400, code: 'bad_request', message: `body is not valid JSON: ${parsed.message}` };
 }

@@ -27,10 +27,10 @@ export interface InvalidBodyError {
  * stay exact as lossless-json `LosslessNumber`s), validates it against `schema` with the engine, and puts the value
  * on the context as `validatedBody` for the next handler (the body stream is consumed).
  *
- * Answers, as `POST /v1/validate` does: 413 `body_too_large`; 400 `bad_request` (not UTF-8 JSON, duplicate keys);
- * 400 `invalid_body` with `issues` (the body breaks the schema: the client's fault, as with Hono's own validator);
- * 422 with the refusal code when the engine refuses `schema` itself (`remote_ref`, `too_deep`, …), so a client can
- * tell a wrong request from a route that cannot enforce its schema.
+ * Answers, as `POST /v1/validate` does: 413 `body_too_large`; 400 `bad_request` (not UTF-8 JSON, duplicate keys,
+ * nested past 1,000 levels); 400 `invalid_body` with `issues` (the body breaks the schema: the client's fault, as
+ * with Hono's own validator); 422 with the refusal code when the engine refuses `schema` itself (`remote_ref`,
+ * `too_deep`, …), so a client can tell a wrong request from a route that cannot enforce its schema.
  */
 export function validateBody<T = unknown>(
   schema: object | boolean,
@@ -40,6 +40,8 @@ export function validateBody<T = unknown>(
   const maxBytes = options.maxBytes ?? engine.policy.maxInstanceBytes;
   return async function validateBodyMiddleware(c: Context<ValidatedBodyEnv<T>>, next) {
     const body = await readJsonBody(c.req.raw, maxBytes);
+    // Here the body is the instance, so one too deep to parse is the client's fault (400), not a refused schema.
+    if (!body.ok && body.code === 'too_deep') return errorResponse(c, 400, 'bad_request', body.message);
     if (!body.ok) return errorResponse(c, body.status, body.code, body.message);
     const outcome = await validateAgainst(engine, schema, body.value);
     if ('refused' in outcome) return errorResponse(c, 422, outcome.refused.code, outcome.refused.message);

@@ -4,7 +4,7 @@ import { errorResponse } from './error-response.ts';
 import { readJsonBody } from './read-json-body.ts';
 import { validateAgainst } from './validate-against.ts';
 
-/** `POST /v1/validate` `{"schema":S,"instance":I}` → 200 verdict, 422 refusal, 400 bad body, 413 body over the limit. */
+/** `POST /v1/validate` `{"schema":S,"instance":I}` → 200 verdict, 422 refusal (also a body too deep to parse), 400 bad body, 413 over the limit. */
 export function validateRoute(engine: Engine, maxBodyBytes: number): (c: Context) => Promise<Response> {
   return async function validate(c) {
     const body = await readJsonBody(c.req.raw, maxBodyBytes);

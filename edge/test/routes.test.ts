@@ -122,6 +122,25 @@ describe('POST /v1/validate', () => {
     assert.equal((res.body.error as { code: string }).code, 'too_deep');
   });
 
+  it('answers 422 too_deep for a schema too deep to parse (5,000 levels), as for any too-deep schema', async () => {
+    const schema = `${'{"not":'.repeat(5000)}true${'}'.repeat(5000)}`;
+    const res = await json(await post(appWith(), '/v1/validate', `{"schema":${schema},"instance":1}`));
+    assert.equal(res.status, 422);
+    const error = res.body.error as { code: string; message: string };
+    assert.equal(error.code, 'too_deep');
+    assert.match(error.message, /deeper than 1000/);
+  });
+
+  it('answers 422 too_deep for an instance too deep to parse, and for a tool list that is', async () => {
+    const instance = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    const res = await json(await post(appWith(), '/v1/validate', `{"schema":true,"instance":${instance}}`));
+    assert.equal(res.status, 422);
+    assert.equal((res.body.error as { code: string }).code, 'too_deep');
+    const tools = await json(await post(appWith(), '/v1/tools', `{"tools":[{"name":"deep","inputSchema":${instance}}]}`));
+    assert.equal(tools.status, 422);
+    assert.equal((tools.body.error as { code: string }).code, 'too_deep');
+  });
+
   it('answers 422 invalid_schema for a string schema instead of looking it up as a fingerprint', async () => {
     const app = appWith();
     // Compile a schema first, so its fingerprint exists in this engine's cache.

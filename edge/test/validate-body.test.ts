@@ -60,6 +60,16 @@ describe('validateBody', () => {
     assert.equal(reached(), 0);
   });
 
+  it('answers 400 bad_request for a body nested too deep to parse: the body is the instance, not a refused schema', async () => {
+    const { app, reached } = appWith(schema);
+    const res = await post(app, `{"city":${'['.repeat(5000)}${']'.repeat(5000)}}`);
+    assert.equal(res.status, 400);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    assert.equal(body.error.code, 'bad_request');
+    assert.match(body.error.message, /deeper than 1000/);
+    assert.equal(reached(), 0);
+  });
+
   it('answers 413 for a body over maxBytes', async () => {
     const { app, reached } = appWith(schema, { maxBytes: 64 });
     const res = await post(app, JSON.stringify({ city: 'x'.repeat(100) }));
