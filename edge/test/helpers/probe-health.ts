@@ -6,6 +6,8 @@ export interface Probe {
   readonly failures: () => number;
   /** Probes answered so far. */
   readonly answered: () => number;
+  /** What the failed probes got (a status or an error name), in order; at most 20 kept. */
+  readonly failureReasons: () => readonly string[];
   /** Longest silence of the probes that were in flight at some time between `from` and `to` (performance.now()). */
   silenceDuring(from: number, to: number): number;
   stop(): Promise<void>;
@@ -16,6 +18,11 @@ export function probeHealth(url: string, intervalMs = 250): Probe {
   let running = true;
   let failures = 0;
   let answered = 0;
+  const reasons: string[] = [];
+  const fail = (reason: string): void => {
+    failures++;
+    if (reasons.length < 20) reasons.push(reason);
+  };
   /** [sent, silence] of every probe. */
   const samples: [number, number][] = [];
   let inFlight: number | undefined;
@@ -28,9 +35,9 @@ export function probeHealth(url: string, intervalMs = 250): Probe {
         const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(30_000) });
         await response.arrayBuffer();
         if (response.ok) answered++;
-        else failures++;
-      } catch {
-        failures++;
+        else fail(`HTTP ${response.status}`);
+      } catch (error) {
+        fail(String((error as Error).name ?? error));
       }
       samples.push([sent, performance.now() - sent]);
       inFlight = undefined;
@@ -44,6 +51,7 @@ export function probeHealth(url: string, intervalMs = 250): Probe {
     longestSilence: () => Math.max(0, ...samples.map(([, silence]) => silence), inFlight === undefined ? 0 : performance.now() - inFlight),
     failures: () => failures,
     answered: () => answered,
+    failureReasons: () => reasons,
     silenceDuring(from, to) {
       let longest = inFlight !== undefined && inFlight <= to ? performance.now() - inFlight : 0;
       for (const [sent, silence] of samples) if (sent <= to && sent + silence >= from) longest = Math.max(longest, silence);

@@ -1,0 +1,325 @@
+// Issue #17 in real workerd: inputs whose cost is multiplied by something no policy field bounded — a pattern's
+// program size × the string (through /v1/validate and as a tool argument through /mcp), a compiled pointer's length ×
+// the branches under it, a cached tool list × forged sessions. Each must be answered or refused within a second,
+// /healthz (probed every 250 ms) never silent for more than a second, and workerd's RSS back within 100 MB of its
+// start once the run is over.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import {
+  type BoundsInput,
+  bigPrograms,
+  bulkyTools,
+  createListUpstream,
+  distinctPointerBody,
+  type ListUpstream,
+  longNameTools,
+  longPointerBody,
+  multiplierBodies,
+  patternArgument,
+  patternBodies,
+  patternTools,
+  tinyTools,
+} from '../../test/fixtures/hostile-bounds.ts';
+import { type Probe, probeHealth } from './helpers/probe-health.ts';
+import { mb, settledMemory, workerdMemory } from './helpers/workerd-rss.ts';
+import { startWranglerDev, type WranglerDev } from './helpers/wrangler-dev.ts';
+
+/** Acceptance of #17: the longest one hostile request may take, and the longest /healthz may stay silent. */
+const maxAnswerMs = 1000;
+const maxSilenceMs = 1000;
+/** workerd's RSS after the run, over its RSS at the start (both workerd processes of wrangler dev, summed). */
+const maxRssGrowth = 100 * 1024 * 1024;
+/** A client-side cap per request: past it the case has long failed; keeps a run against unfixed code bounded. */
+const capMs = 20_000;
+/** In a series (40 schemas, 40 sessions) a request slower than this ends the series: the case has failed. */
+const seriesStopMs = 5000;
+const perTest = { timeout: 120_000 };
+
+interface Timing {
+  readonly name: string;
+  readonly from: number;
+  readonly to: number;
+  readonly ms: number;
+  readonly cpuMs: number;
+  readonly rss: number;
+  readonly status: number | string;
+}
+
+type Json = Record<string, unknown>;
+type Answer = { status: number; body: Json };
+
+describe('issue #17 bounds under wrangler dev (real workerd)', () => {
+  let upstream: ListUpstream;
+  let dev: WranglerDev;
+  let probe: Probe;
+  let rssAtStart = 0;
+  const timings: Timing[] = [];
+  let rpcId = 1;
+
+  before(async () => {
+    upstream = await createListUpstream({
+      patterns: patternTools(),
+      bulky: bulkyTools(),
+      tiny: tinyTools(10_000),
+      long: longNameTools(),
+      default: [{ name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }],
+    });
+    dev = await startWranglerDev({ UPSTREAM_MCP_URL: await upstream.listen(), UPSTREAM_TIMEOUT_MS: '10000' });
+    // Warm both paths so the baseline holds a running isolate, not an empty one.
+    await post('/v1/validate', { schema: { type: 'string' }, instance: 'x' });
+    await mcp('default', { method: 'tools/list' });
+    await mcp('default', { method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } });
+    rssAtStart = workerdMemory().rss;
+    probe = probeHealth(dev.url);
+  });
+
+  after(async () => {
+    await probe?.stop();
+    await dev?.stop();
+    await upstream?.close();
+    if (timings.length > 0) {
+      console.log('issue #17 shapes in workerd: wall ms, workerd CPU ms, longest /healthz silence meanwhile, RSS after, answer');
+      for (const t of timings) {
+        const silence = probe?.silenceDuring(t.from, t.to) ?? 0;
+        console.log(
+          `  ${t.ms.toFixed(0).padStart(6)} ms ${t.cpuMs.toFixed(0).padStart(6)} cpu ${silence.toFixed(0).padStart(6)} silent ${mb(t.rss).padStart(9)}  ${t.status}  ${t.name}`,
+        );
+      }
+      console.log(`/healthz longest silence ${probe?.longestSilence().toFixed(0)} ms, ${probe?.failures()} failed probes`);
+    }
+  });
+
+  async function post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+    const response = await fetch(`${dev.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+      signal: AbortSignal.timeout(capMs),
+    });
+    const text = await response.text();
+    const type = response.headers.get('content-type') ?? '';
+    const data = type.includes('text/event-stream')
+      ? (text
+          .split('\n')
+          .filter((line) => line.startsWith('data:'))
+          .map((line) => line.slice(5).trim())
+          .at(-1) ?? '')
+      : text;
+    try {
+      return { status: response.status, body: data === '' ? {} : (JSON.parse(data) as Json) };
+    } catch {
+      // Not JSON: wrangler's own page ("Your Worker restarted mid-request…") or a platform error. Kept for the report.
+      return { status: response.status, body: { text: text.slice(0, 200) } };
+    }
+  }
+
+  /** One JSON-RPC request to /mcp as a 2025-11-25 client with credential `token` (and a session id, forged or not). */
+  function mcp(token: string, message: { method: string; params?: unknown }, session?: string): Promise<Answer> {
+    return post(
+      '/mcp',
+      { jsonrpc: '2.0', id: rpcId++, ...message },
+      {
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+        authorization: `Bearer ${token}`,
+        ...(session === undefined ? {} : { 'mcp-session-id': session }),
+      },
+    );
+  }
+
+  /** Runs one request, recording its wall time and the CPU workerd spent meanwhile (and whether a workerd went away). */
+  async function timed(name: string, run: () => Promise<Answer>): Promise<Answer & { ms: number }> {
+    const before = workerdMemory();
+    const started = performance.now();
+    const record = (status: string): number => {
+      const ms = performance.now() - started;
+      const after = workerdMemory();
+      const cpuMs = after.processes.reduce((sum, p) => sum + p.cpuMs - (before.processes.find((b) => b.pid === p.pid)?.cpuMs ?? 0), 0);
+      const gone = before.processes.filter((b) => !after.processes.some((p) => p.pid === b.pid)).length;
+      const to = performance.now();
+      timings.push({
+        name,
+        from: started,
+        to,
+        ms,
+        cpuMs,
+        rss: after.rss,
+        status: gone > 0 ? `${status} (a workerd process ended)` : status,
+      });
+      return ms;
+    };
+    let answer: Answer;
+    try {
+      answer = await run();
+    } catch (error) {
+      record(String((error as Error).name ?? error));
+      throw error;
+    }
+    const code = (answer.body.error as { code?: unknown } | undefined)?.code;
+    const text = typeof answer.body.text === 'string' ? ` ${JSON.stringify(answer.body.text.slice(0, 60))}` : '';
+    const ms = record(`${answer.status}${code === undefined ? '' : ` ${String(code)}`}${text}`);
+    return { ...answer, ms };
+  }
+
+  /** A /v1/validate answer is honest: the right verdict, `maxWork` (declined), or a refusal; never a 5xx. */
+  function assertHonest(input: BoundsInput, answer: Answer): void {
+    const { status, body } = answer;
+    assert.ok(status < 500, `${status}: ${JSON.stringify(body).slice(0, 300)}`);
+    if (status === 422) {
+      assert.equal(typeof (body.error as { code?: unknown })?.code, 'string');
+      return;
+    }
+    assert.equal(status, 200, JSON.stringify(body).slice(0, 300));
+    if (body.valid === input.valid) return;
+    const keywords = ((body.issues as { keyword: string }[] | undefined) ?? []).map((issue) => issue.keyword);
+    assert.ok(keywords.includes('maxWork'), `wrong verdict ${JSON.stringify(body).slice(0, 300)}`);
+  }
+
+  const within = (ms: number, what: string) => assert.ok(ms <= maxAnswerMs, `${what}: ${ms.toFixed(0)} ms`);
+
+  describe('pattern program size (item 1)', () => {
+    for (const input of patternBodies()) {
+      it(`/v1/validate: ${input.name}`, perTest, async () => {
+        const answer = await timed(input.name, () => post('/v1/validate', { schema: input.schema, instance: input.instance }));
+        assertHonest(input, answer);
+        within(answer.ms, input.name);
+      });
+    }
+
+    for (const key of Object.keys(bigPrograms) as (keyof typeof bigPrograms)[]) {
+      it(`/mcp tools/call: ${bigPrograms[key]} with a 300 KB argument`, perTest, async () => {
+        const list = await timed(`/mcp tools/list of the pattern tools (${key})`, () => mcp('patterns', { method: 'tools/list' }));
+        assert.equal(list.status, 200);
+        within(list.ms, 'tools/list');
+        const argument = patternArgument(key);
+        const forwardedBefore = upstream.seen.calls.get(`pattern-${key}`) ?? 0;
+        const answer = await timed(`/mcp tools/call ${bigPrograms[key]} × 300 KB`, () =>
+          mcp('patterns', { method: 'tools/call', params: { name: `pattern-${key}`, arguments: { text: argument.text } } }),
+        );
+        assert.equal(answer.status, 200, JSON.stringify(answer.body).slice(0, 300));
+        const error = answer.body.error as { code?: number; data?: { code?: string; issues?: { keyword: string }[] } } | undefined;
+        const forwarded = (upstream.seen.calls.get(`pattern-${key}`) ?? 0) > forwardedBefore;
+        if (error === undefined) {
+          // Forwarded: only an argument that matches may be.
+          assert.ok(argument.valid, `an argument that does not match was forwarded: ${JSON.stringify(answer.body).slice(0, 200)}`);
+          assert.ok(forwarded);
+        } else {
+          assert.equal(error.code, -32602, JSON.stringify(error).slice(0, 300));
+          assert.ok(!forwarded, 'refused, yet forwarded');
+          // Refused as a tool (a refusal code), declined (maxWork), or truly invalid (pattern) when it does not match.
+          const keywords = (error.data?.issues ?? []).map((issue) => issue.keyword);
+          if (error.data?.code === 'invalid_arguments')
+            assert.ok(keywords.includes('maxWork') || (!argument.valid && keywords.includes('pattern')), `issues: ${keywords.join(', ')}`);
+        }
+        within(answer.ms, `tools/call ${key}`);
+      });
+    }
+  });
+
+  describe('compiled pointer length (item 2)', () => {
+    it('30 nested properties under one 8,000-character name over anyOf × 1,000 (257 KB)', perTest, async () => {
+      const input = longPointerBody();
+      const answer = await timed(input.name, () => post('/v1/validate', { schema: input.schema, instance: input.instance }));
+      assertHonest(input, answer);
+      within(answer.ms, input.name);
+    });
+
+    it('the 243 KB variant with distinct names, 40 different schemas one after another', { timeout: 300_000 }, async () => {
+      const slow: string[] = [];
+      for (let seed = 0; seed < 40; seed++) {
+        const input = distinctPointerBody(seed);
+        const answer = await timed(input.name, () => post('/v1/validate', { schema: input.schema, instance: input.instance }));
+        assertHonest(input, answer);
+        if (answer.ms > maxAnswerMs) slow.push(`#${seed}: ${answer.ms.toFixed(0)} ms`);
+        if (answer.ms > seriesStopMs) break;
+      }
+      assert.deepEqual(slow, []);
+    });
+  });
+
+  describe('gateway cache bytes (item 3)', () => {
+    it('one list of 50 × 233 KB tools under 40 forged Mcp-Session-Ids', { timeout: 300_000 }, async () => {
+      const slow: string[] = [];
+      for (let i = 0; i < 40; i++) {
+        const answer = await timed(`tools/list 50 × 233 KB, forged session ${i}`, () =>
+          mcp('bulky', { method: 'tools/list' }, `forged-${i}-${'f'.repeat(16)}`),
+        );
+        assert.equal(answer.status, 200, JSON.stringify(answer.body).slice(0, 300));
+        const result = answer.body.result as { tools?: unknown[]; _meta?: Json } | undefined;
+        const error = answer.body.error as { data?: { code?: string } } | undefined;
+        // Either the filtered list (every tool accepted, or refused with a reason), or a JSON-RPC error that says why.
+        if (result !== undefined) {
+          const refused = (result._meta?.['io.schemaval/refused'] as unknown[] | undefined) ?? [];
+          assert.equal((result.tools?.length ?? 0) + refused.length, 50);
+        } else assert.equal(typeof error?.data?.code, 'string', JSON.stringify(answer.body).slice(0, 300));
+        if (answer.ms > maxAnswerMs) slow.push(`session ${i}: ${answer.ms.toFixed(0)} ms`);
+        if (answer.ms > seriesStopMs) break;
+      }
+      assert.deepEqual(slow, []);
+    });
+
+    it('a call to an unknown tool under 20 forged sessions: each one lists 50 × 233 KB again', { timeout: 300_000 }, async () => {
+      const slow: string[] = [];
+      for (let i = 0; i < 20; i++) {
+        const answer = await timed(`tools/call unknown tool, forged session ${i} (lists 50 × 233 KB)`, () =>
+          mcp('bulky', { method: 'tools/call', params: { name: 'nowhere', arguments: {} } }, `forged-call-${i}`),
+        );
+        assert.equal(answer.status, 200, JSON.stringify(answer.body).slice(0, 300));
+        const error = answer.body.error as { data?: { code?: string } } | undefined;
+        assert.equal(typeof error?.data?.code, 'string', JSON.stringify(answer.body).slice(0, 300));
+        if (answer.ms > maxAnswerMs) slow.push(`session ${i}: ${answer.ms.toFixed(0)} ms`);
+        if (answer.ms > seriesStopMs) break;
+      }
+      assert.deepEqual(slow, []);
+    });
+  });
+
+  describe('further multipliers (item 5)', () => {
+    for (const input of multiplierBodies()) {
+      it(`/v1/validate: ${input.name}`, perTest, async () => {
+        const answer = await timed(input.name, () => post('/v1/validate', { schema: input.schema, instance: input.instance }));
+        assertHonest(input, answer);
+        within(answer.ms, input.name);
+      });
+    }
+
+    it('tools/list of 50 tools with 233 KB names under 20 forged Mcp-Session-Ids', { timeout: 300_000 }, async () => {
+      const slow: string[] = [];
+      for (let i = 0; i < 20; i++) {
+        const answer = await timed(`tools/list 50 × 233 KB names, forged session ${i}`, () =>
+          mcp('long', { method: 'tools/list' }, `forged-long-${i}`),
+        );
+        assert.equal(answer.status, 200, JSON.stringify(answer.body).slice(0, 300));
+        if (answer.ms > maxAnswerMs) slow.push(`session ${i}: ${answer.ms.toFixed(0)} ms`);
+        if (answer.ms > seriesStopMs) break;
+      }
+      assert.deepEqual(slow, []);
+    });
+
+    it('/mcp tools/list of 10,000 tiny tools, then a call to the last', perTest, async () => {
+      const list = await timed('tools/list of 10,000 tiny tools', () => mcp('tiny', { method: 'tools/list' }));
+      assert.equal(list.status, 200);
+      assert.equal(((list.body.result as { tools?: unknown[] } | undefined)?.tools ?? []).length, 10_000);
+      within(list.ms, 'tools/list of 10,000 tools');
+      const call = await timed('tools/call tiny-9999 after the list', () =>
+        mcp('tiny', { method: 'tools/call', params: { name: 'tiny-9999', arguments: { n: 1 } } }),
+      );
+      assert.equal(call.status, 200);
+      assert.equal(call.body.error, undefined, JSON.stringify(call.body).slice(0, 300));
+      within(call.ms, 'tools/call after 10,000 tools');
+    });
+  });
+
+  it('answered /healthz throughout, never silent for more than a second', () => {
+    assert.equal(probe.failures(), 0, `failed probes: ${probe.failureReasons().join(', ')}`);
+    assert.ok(probe.longestSilence() <= maxSilenceMs, `/healthz silent for ${probe.longestSilence().toFixed(0)} ms`);
+    assert.doesNotMatch(dev.log(), /heap limit|Reached heap|exceeded CPU|out of memory/i);
+  });
+
+  it('workerd RSS is back within 100 MB of its start', { timeout: 30_000 }, async () => {
+    const end = await settledMemory(rssAtStart, maxRssGrowth, 10_000);
+    if (!end.available) return; // not Linux: nothing to read
+    console.log(`workerd RSS: start ${mb(rssAtStart)}, end ${mb(end.rss)}, peak ${mb(end.peak)} (${end.processes.length} processes)`);
+    assert.ok(end.rss - rssAtStart <= maxRssGrowth, `RSS grew ${mb(end.rss - rssAtStart)}: ${mb(rssAtStart)} → ${mb(end.rss)}`);
+  });
+});
