@@ -1,4 +1,4 @@
-import { checkElicitationSchema, elicitationDefaults } from '../../src/engine/check-elicitation-schema.ts';
+import { checkElicitationSchema, elicitationDefaults, elicitationMode } from '../../src/engine/check-elicitation-schema.ts';
 import type { Engine } from '../../src/engine/create-engine.ts';
 import { formatIssues } from '../../src/engine/format-issue.ts';
 import type { Issue } from '../../src/protocol/issue.ts';
@@ -33,9 +33,10 @@ export const isMrtrRetry = (params: unknown): params is Json =>
 
 /**
  * Checks an upstream `InputRequiredResult` before the client sees it and seals its `requestState`: every form-mode
- * `elicitation/create` must be the restricted form subset, or the client gets -32602 `invalid_schema` instead.
- * Sampling, roots and URL-mode elicitation requests pass unchanged (their answers are not schema-checked; their keys
- * are still named in the envelope). The upstream's `requestState` is replaced by the gateway's envelope.
+ * `elicitation/create` must be the restricted form subset, or the client gets -32602 `invalid_schema` instead; one
+ * of a mode that is neither `form` (or none) nor `url` gets -32602 `unknown_mode`. Sampling, roots and URL-mode
+ * elicitation requests pass unchanged (their answers are not schema-checked; their keys are still named in the
+ * envelope). The upstream's `requestState` is replaced by the gateway's envelope.
  */
 export async function sealInputRequired(
   result: Json,
@@ -52,7 +53,19 @@ export async function sealInputRequired(
       return { ok: false, refusal: malformed(`inputRequests${member(key)} is not a request`) };
     const params = isObject(request.params) ? request.params : {};
     let schema: unknown = null;
-    if (request.method === 'elicitation/create' && (params.mode ?? 'form') === 'form') {
+    // The engine decides the mode for every surface: absent or exactly "form", exactly "url", or refused.
+    const mode = request.method === 'elicitation/create' ? elicitationMode(params) : undefined;
+    if (mode?.mode === 'unknown') {
+      return {
+        ok: false,
+        refusal: {
+          code: -32602,
+          message: `Elicitation refused: inputRequests${member(key)}: ${mode.message}; the server's request was not relayed`,
+          data: { code: 'unknown_mode', input: key },
+        },
+      };
+    }
+    if (mode?.mode === 'form') {
       const subset = checkElicitationSchema(params.requestedSchema);
       if (!subset.ok) {
         return {

@@ -1,5 +1,5 @@
 import { stringify } from 'lossless-json';
-import { checkElicitationSchema, elicitationDefaults } from '../../src/engine/check-elicitation-schema.ts';
+import { checkElicitationSchema, elicitationDefaults, elicitationMode } from '../../src/engine/check-elicitation-schema.ts';
 import { toolRefusal } from '../../src/engine/compile-tool.ts';
 import type { Engine } from '../../src/engine/create-engine.ts';
 import { formatIssues } from '../../src/engine/format-issue.ts';
@@ -161,14 +161,20 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
     }
     if (isRequest(message) && message.method === 'elicitation/create') {
       const params = message.params ?? {};
-      if ((params.mode ?? 'form') !== 'form') return message;
-      const subset = checkElicitationSchema(params.requestedSchema);
-      if (!subset.ok) {
-        event({ kind: 'elicitation_refused', code: 'invalid_schema', message: subset.message });
-        const refused = await post(
-          headers,
-          errorResponse(message.id, -32602, `Elicitation refused: ${subset.message}`, { code: 'invalid_schema' }),
-        );
+      // URL mode has no form to check; a mode that is neither url nor exactly form is refused like a bad form.
+      const mode = elicitationMode(params);
+      if (mode.mode === 'url') return message;
+      const subset = mode.mode === 'form' ? checkElicitationSchema(params.requestedSchema) : undefined;
+      const refusal =
+        mode.mode === 'unknown'
+          ? { code: 'unknown_mode', message: mode.message }
+          : subset?.ok === false
+            ? { code: 'invalid_schema', message: subset.message }
+            : undefined;
+      if (refusal !== undefined) {
+        event({ kind: 'elicitation_refused', ...refusal });
+        const error = errorResponse(message.id, -32602, `Elicitation refused: ${refusal.message}`, { code: refusal.code });
+        const refused = await post(headers, error);
         if (refused.ok) refused.response.body?.cancel().catch(() => undefined);
         return undefined;
       }

@@ -251,6 +251,52 @@ describe('gateway fails closed against a hostile upstream', () => {
   });
 });
 
+describe('gateway refuses what it cannot check: odd elicitation modes (issue #17)', () => {
+  const ping = { jsonrpc: '2.0', id: 3, method: 'ping' };
+  const nested = '{"type":"object","properties":{"address":{"type":"object","properties":{"city":{"type":"string"}}}}}';
+
+  /** An upstream that sends `elicitation` on the stream of the client's ping, then answers it; records what it gets. */
+  function elicitingUpstream(elicitation: string) {
+    const received: Posted[] = [];
+    const { gateway, events } = gatewayFor((message) => {
+      received.push(message);
+      if (message.method === 'ping') {
+        return sse(`data: ${elicitation}\n\ndata: {"jsonrpc":"2.0","id":3,"result":{}}\n\n`);
+      }
+      return new Response(null, { status: 202 });
+    });
+    return { gateway, events, received };
+  }
+
+  it('refuses an elicitation whose mode is neither "form" nor "url" to the upstream, and never relays it', async () => {
+    for (const mode of ['"FORM"', '"Form"', '"form "', 'null', '7', '{"form":true}']) {
+      const elicitation = `{"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":{"mode":${mode},"message":"${MARK}","requestedSchema":${nested}}}`;
+      const { gateway, events, received: upstream } = elicitingUpstream(elicitation);
+      const { text, messages } = await received(await gateway(post(ping)));
+      assert.ok(!text.includes(MARK), `mode ${mode}: the elicitation reached the client`);
+      assert.deepEqual(messages, [{ jsonrpc: '2.0', id: 3, result: {} }], mode);
+      const refusal = upstream.find((m) => m.id === 'e1') as Json;
+      assert.equal(refusal?.error?.code, -32602, `mode ${mode}: ${JSON.stringify(upstream)}`);
+      assert.equal(refusal?.error?.data?.code, 'unknown_mode');
+      assert.ok(events.some((e) => e.code === 'unknown_mode'));
+    }
+  });
+
+  it('still relays a URL-mode elicitation, and checks one with no mode as a form', async () => {
+    const url = `{"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":{"mode":"url","message":"Sign in","url":"https://auth.example/x","elicitationId":"x1"}}`;
+    const relayed = await received(await elicitingUpstream(url).gateway(post(ping)));
+    assert.deepEqual(
+      relayed.messages.map((m) => m.method ?? m.id),
+      ['elicitation/create', 3],
+    );
+    const noMode = `{"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":{"message":"${MARK}","requestedSchema":${nested}}}`;
+    const { gateway, received: upstream } = elicitingUpstream(noMode);
+    const { text } = await received(await gateway(post(ping)));
+    assert.ok(!text.includes(MARK));
+    assert.equal((upstream.find((m) => m.id === 'e1') as Json)?.error?.data?.code, 'invalid_schema');
+  });
+});
+
 describe('gateway reads the client message within bounds', () => {
   const never = () => {
     throw new Error('nothing may be forwarded');

@@ -254,6 +254,45 @@ describe('gateway, MRTR (2026-07-28)', () => {
     });
   });
 
+  it('keeps an elicitation whose mode is neither "form" nor "url" from the client (unknown_mode)', async () => {
+    for (const mode of ['FORM', 'Url', null, 1]) {
+      const seen: string[] = [];
+      const gateway = createMcpGateway({
+        engine: createEngine(),
+        upstreamUrl: 'http://upstream.test/mcp',
+        sessions: createMemorySessionStores(),
+        outputPolicy: 'enforce',
+        requestStateSecret: secret,
+        // A hand-made upstream: the SDK's own builders would not send such a mode.
+        fetch: (async (_input: RequestInfo | URL, init?: RequestInit) => {
+          const message = JSON.parse(String(init?.body)) as { id: number; method: string };
+          seen.push(message.method);
+          const result =
+            message.method === 'tools/list'
+              ? { tools: [{ name: 'odd', inputSchema: { type: 'object' } }] }
+              : {
+                  resultType: 'input_required',
+                  inputRequests: {
+                    profile: {
+                      method: 'elicitation/create',
+                      params: { mode, message: 'HIDDEN-FORM', requestedSchema: { type: 'object', properties: { a: { type: 'object' } } } },
+                    },
+                  },
+                  requestState: 'upstream-odd',
+                };
+          return Response.json({ jsonrpc: '2.0', id: message.id, result });
+        }) as typeof fetch,
+      });
+      const gatewayFetch = ((input: RequestInfo | URL, init?: RequestInit) => gateway(new Request(input, init))) as typeof fetch;
+      const reply = await rawCall(gatewayFetch, 1, { name: 'odd', arguments: {} });
+      assert.equal(reply.error?.code, -32602, `mode ${JSON.stringify(mode)}: ${JSON.stringify(reply)}`);
+      assert.equal(reply.error?.data?.code, 'unknown_mode');
+      assert.equal(reply.error?.data?.input, 'profile');
+      assert.doesNotMatch(JSON.stringify(reply), /HIDDEN-FORM|upstream-odd|requestState/);
+      assert.deepEqual(seen, ['tools/list', 'tools/call']);
+    }
+  });
+
   it('still serves a 2025-11-25 client alongside (initialize, checked calls)', async () => {
     const { upstream, gatewayFetch } = setup();
     const modern = await modernClient(gatewayFetch, () => ({ action: 'accept', content: { email: 'ada@example.com' } }));
