@@ -251,7 +251,7 @@ describe('gateway fails closed against a hostile upstream', () => {
   });
 });
 
-describe('gateway refuses what it cannot check: odd elicitation modes (issue #17)', () => {
+describe('gateway refuses what it cannot check: odd elicitation modes, odd tools (issue #17)', () => {
   const ping = { jsonrpc: '2.0', id: 3, method: 'ping' };
   const nested = '{"type":"object","properties":{"address":{"type":"object","properties":{"city":{"type":"string"}}}}}';
 
@@ -294,6 +294,86 @@ describe('gateway refuses what it cannot check: odd elicitation modes (issue #17
     const { text } = await received(await gateway(post(ping)));
     assert.ok(!text.includes(MARK));
     assert.equal((upstream.find((m) => m.id === 'e1') as Json)?.error?.data?.code, 'invalid_schema');
+  });
+
+  it('sends the upstream -32602 naming a key the form never asked for (isAdmin), never the answer', async () => {
+    const form = '{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}';
+    const elicitation = `{"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":{"message":"Name","requestedSchema":${form}}}`;
+    const { gateway, received: upstream } = elicitingUpstream(elicitation);
+    const asked = await received(await gateway(post(ping)));
+    assert.equal(asked.messages[0]?.method, 'elicitation/create');
+    const answer = { jsonrpc: '2.0', id: 'e1', result: { action: 'accept', content: { name: 'Ada', isAdmin: true } } };
+    const response = await gateway(post(answer));
+    await response.arrayBuffer();
+    const sent = upstream.find((m) => m.id === 'e1') as Json;
+    assert.equal(sent?.result, undefined, `the answer was relayed: ${JSON.stringify(sent)}`);
+    assert.equal(sent?.error?.code, -32602);
+    assert.equal(sent?.error?.data?.code, 'invalid_answer');
+    assert.match(sent?.error?.message ?? '', /isAdmin/);
+    assert.ok(((sent?.error?.data?.issues ?? []) as { path: string }[]).some((issue) => issue.path.includes('isAdmin')));
+  });
+
+  /** An upstream whose tools/list is `toolsJson`; records every tools/call it receives (there must be none). */
+  function listingUpstream(toolsJson: string) {
+    const calls: Posted[] = [];
+    const { gateway } = gatewayFor((message) => {
+      if (message.method === 'tools/call') calls.push(message);
+      if (message.method === 'tools/list')
+        return json(`{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{"tools":${toolsJson}}}`);
+      return json(`{"jsonrpc":"2.0","id":${JSON.stringify(message.id ?? null)},"result":{"content":[]}}`);
+    });
+    return { gateway, calls };
+  }
+
+  const echo = '{"name":"echo","inputSchema":{"type":"object","properties":{"text":{"type":"string"}}}}';
+  const call = (name: string) => post({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name, arguments: {} } });
+
+  /** The tools/list result through the gateway: accepted names and the refusals under _meta. */
+  async function listed(gateway: (request: Request) => Promise<Response>) {
+    const response = await gateway(post(list));
+    assert.equal(response.status, 200);
+    const [message] = (await received(response)).messages as [Json];
+    return {
+      names: (message.result.tools as { name: string }[]).map((t) => t.name),
+      refused: (message.result._meta['io.schemaval/refused'] as { name: string; code: string }[]).map((r) => [r.name, r.code]),
+    };
+  }
+
+  /** Asserts a call was answered by the gateway with -32602 (HTTP 200, never a 500). */
+  async function assertRefusedCall(response: Response, code: string) {
+    assert.equal(response.status, 200);
+    const [message] = (await received(response)).messages as [Json];
+    assert.equal(message.id, 9);
+    assert.equal(message.error?.code, -32602, JSON.stringify(message));
+    assert.equal(message.error?.data?.code, code);
+  }
+
+  it('refuses a tool whose name holds a lone surrogate (invalid_tool): listed under _meta, its call -32602, never a 500', async () => {
+    const lone = '\ud800';
+    const { gateway, calls } = listingUpstream(`[{"name":"\\ud800","inputSchema":{"type":"object"}},${echo}]`);
+    assert.deepEqual(await listed(gateway), { names: ['echo'], refused: [[lone, 'invalid_tool']] });
+    await assertRefusedCall(await gateway(call(lone)), 'invalid_tool');
+    // A gateway that has not seen the list lists it itself first: the same refusal.
+    const cold = listingUpstream(`[{"name":"\\ud800","inputSchema":{"type":"object"}},${echo}]`);
+    await assertRefusedCall(await cold.gateway(call(lone)), 'invalid_tool');
+    assert.deepEqual([...calls, ...cold.calls], []);
+  });
+
+  it('refuses every tool of a name listed twice (invalid_tool): none of them callable, not the last one silently', async () => {
+    const first = '{"name":"dup","inputSchema":{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}}';
+    const second = '{"name":"dup","inputSchema":{"type":"object"}}';
+    const { gateway, calls } = listingUpstream(`[${first},${echo},${second}]`);
+    assert.deepEqual(await listed(gateway), {
+      names: ['echo'],
+      refused: [
+        ['dup', 'invalid_tool'],
+        ['dup', 'invalid_tool'],
+      ],
+    });
+    await assertRefusedCall(await gateway(call('dup')), 'invalid_tool');
+    const cold = listingUpstream(`[${first},${echo},${second}]`);
+    await assertRefusedCall(await cold.gateway(call('dup')), 'invalid_tool');
+    assert.deepEqual([...calls, ...cold.calls], []);
   });
 });
 

@@ -254,6 +254,21 @@ describe('gateway, MRTR (2026-07-28)', () => {
     });
   });
 
+  it('never forwards an answer with a key the form never asked for (isAdmin): -32602 naming the key', async () => {
+    const { upstream, gatewayFetch } = setup();
+    const client = await modernClient(gatewayFetch, () => ({ action: 'accept', content: { email: 'ada@example.com', isAdmin: true } }));
+    const error = await failure(client.callTool({ name: 'signup', arguments: { plan: 'pro' } }));
+    assert.equal(error.code, -32602);
+    assert.equal(error.data?.code, 'invalid_answer');
+    assert.equal(error.data?.input, 'profile');
+    assert.match(error.message, /isAdmin/);
+    assert.ok(
+      error.data?.issues?.some((issue) => issue.path.includes('isAdmin')),
+      JSON.stringify(error.data?.issues),
+    );
+    assert.equal(upstream.calls.length, 1, 'only the first round reached the upstream');
+  });
+
   it('keeps an elicitation whose mode is neither "form" nor "url" from the client (unknown_mode)', async () => {
     for (const mode of ['FORM', 'Url', null, 1]) {
       const seen: string[] = [];
