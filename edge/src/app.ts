@@ -5,7 +5,6 @@ import { allowOrigins } from './allow-origins.ts';
 import type { AppDeps } from './app-deps.ts';
 import { defaultMaxBodyBytes } from './default-max-body-bytes.ts';
 import { errorResponse } from './error-response.ts';
-import { drainBody } from './read-limited-text.ts';
 import { toolsRoute } from './tools-route.ts';
 import { validateRoute } from './validate-route.ts';
 
@@ -18,13 +17,6 @@ export function createApp<E extends HonoEnv = HonoEnv>(deps: AppDeps<E>): Hono<E
   const maxBodyBytes = deps.maxBodyBytes ?? defaultMaxBodyBytes(engine.policy);
   const app = new Hono<E>();
 
-  // A body no handler read (404, 405, an error before reading) is drained within bounds before the answer goes
-  // out: an upload left unread costs the next request through `wrangler dev` its connection (issue #17).
-  app.use('*', async function drainUnreadBody(c, next) {
-    await next();
-    const request = c.req.raw;
-    if (request.body !== null && !request.bodyUsed) await drainBody(request);
-  });
   if (deps.corsOrigins !== undefined && deps.corsOrigins.length > 0) app.use('*', allowOrigins(deps.corsOrigins));
 
   app.get('/healthz', (c) => {

@@ -401,19 +401,6 @@ describe('other routes and errors', () => {
 });
 
 describe('refused bodies are drained within bounds, not cancelled (issue #17)', () => {
-  it('drains the body of a request no route reads (404, 405) before answering', { timeout: 5000 }, async () => {
-    for (const [method, path, status] of [
-      ['POST', '/v2/validate', 404],
-      ['PUT', '/v1/validate', 405],
-    ] as const) {
-      const body = endlessBody(new Uint8Array(100), 200);
-      const res = await appWith().request(path, { method, body: body.stream, duplex: 'half' } as RequestInit);
-      assert.equal(res.status, status, path);
-      assert.equal(body.pulled(), 201, `${method} ${path}: read to its end`);
-      assert.equal(body.cancelled(), false);
-    }
-  });
-
   it('drains the body of an /mcp request for an upstream not on the allow-list, and fetches nothing', { timeout: 5000 }, async () => {
     const built: string[] = [];
     const router = createGatewayRouter({
@@ -440,21 +427,16 @@ describe('refused bodies are drained within bounds, not cancelled (issue #17)', 
   });
 
   it('cancels unread a refused body whose client waits for 100 Continue: nothing of it was sent', { timeout: 5000 }, async () => {
-    for (const [method, path, headers] of [
-      ['POST', '/v1/validate', { 'content-length': '1025', expect: '100-continue' }],
-      ['POST', '/v2/validate', { expect: '100-continue' }],
-    ] as const) {
-      const body = endlessBody(new Uint8Array(100), 200);
-      const res = await appWith({ maxBodyBytes: 1024 }).request(path, {
-        method,
-        body: body.stream,
-        headers,
-        duplex: 'half',
-      } as RequestInit);
-      assert.ok(res.status === 413 || res.status === 404, path);
-      assert.ok(body.pulled() <= 1, `${path}: pulled ${body.pulled()} chunks`);
-      assert.ok(body.cancelled(), `${path}: the upload is cancelled`);
-    }
+    const body = endlessBody(new Uint8Array(100), 200);
+    const res = await appWith({ maxBodyBytes: 1024 }).request('/v1/validate', {
+      method: 'POST',
+      body: body.stream,
+      headers: { 'content-length': '1025', expect: '100-continue' },
+      duplex: 'half',
+    } as RequestInit);
+    assert.equal(res.status, 413);
+    assert.ok(body.pulled() <= 1, `pulled ${body.pulled()} chunks`);
+    assert.ok(body.cancelled(), 'the upload is cancelled');
   });
 
   it('cancels a refused body that stops sending, once the drain time is up', async () => {

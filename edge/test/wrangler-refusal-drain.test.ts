@@ -1,8 +1,9 @@
 // The request after a refusal (issue #17 item 3): whenever the Worker refuses a body it has not read (413 by
-// Content-Length or while streaming, 415, 403 allow-list, an unknown path), the next request through `wrangler dev`
-// must still be answered. A Worker that cancelled such a body made wrangler's proxy lose its connection: the next
-// request got 503 "Your worker restarted mid-request", or waited 15–20 s. Raw node:http, so nothing sends
-// `Expect: 100-continue` and the whole body is on its way when the refusal comes.
+// Content-Length or while streaming, 415, 403 allow-list), the next request through `wrangler dev` must still be
+// answered. A Worker that cancelled such a body made wrangler's proxy lose its connection: the next request got
+// 503 "Your worker restarted mid-request", or waited seconds to a minute. Raw node:http, so nothing sends
+// `Expect: 100-continue` (but one case, sent as curl sends it) and the whole body is on its way when the refusal
+// comes. A 404 whose body no route reads is the control: a body left unread (not cancelled) never broke the proxy.
 import assert from 'node:assert/strict';
 import { Agent, request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
@@ -151,7 +152,7 @@ const refusals: readonly { readonly name: string; readonly send: Send; readonly 
     code: 'message_too_large',
   },
   {
-    name: 'a 2 MiB body to a path that has no route (404)',
+    name: 'a 2 MiB body to a path that has no route, left unread (404)',
     send: { method: 'POST', path: '/v1/nothing-here', headers: { 'content-type': 'application/json' }, body: twoMiB },
     status: 404,
     code: 'not_found',
