@@ -8,7 +8,7 @@ import { truncate } from './truncate.ts';
 /**
  * The shortest string every admitted pattern can be tested on within `maxWork`. A pattern whose program costs more
  * per character could not check an ordinary field (a name, a path, a sentence) without the instance being answered
- * `maxWork`, so it is refused at compile time, where the server's author sees why (docs/policy.md#patterns).
+ * `maxWork`, so it is refused at compile time, where the server's author sees why (docs/policy.md#what-a-pattern-costs).
  */
 export const minPatternChars = 1024;
 

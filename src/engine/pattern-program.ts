@@ -2,7 +2,7 @@ import type { RE2JS } from 're2js';
 
 /**
  * What one compiled pattern costs per input character and in retained memory, read from its re2js program
- * (docs/policy.md#patterns). Work is in ticks, the estimate's sixteenths of a unit (src/engine/estimate-work.ts).
+ * (docs/policy.md#what-a-pattern-costs). Work is in ticks, the estimate's sixteenths of a unit (src/engine/estimate-work.ts).
  */
 export interface PatternCost {
   /** Ticks per character of a string the pattern is tested on; at least 1. */
