@@ -115,7 +115,6 @@ function compileEntry(pattern: string, nativeWhenSimple: boolean): Entry {
       `compiles to ${cost.instructions} instructions (over ${maxProgramInstructions}), which the linear-time matcher cannot run`,
     );
   }
-  const compiled: Entry = { ...entry, fixedBytes: entry.fixedBytes + cost.bytes };
   // The DFA grows as strings are matched: its share of the cache is re-read after each match.
   const matcher: LinearMatcher = {
     test(input) {
@@ -124,7 +123,7 @@ function compileEntry(pattern: string, nativeWhenSimple: boolean): Entry {
       return found;
     },
   };
-  (compiled as { compiled: LinearPattern }).compiled = { ok: true, matcher, cost };
+  const compiled: Entry = { ...entry, compiled: { ok: true, matcher, cost }, fixedBytes: entry.fixedBytes + cost.bytes };
   return compiled;
 }
 
