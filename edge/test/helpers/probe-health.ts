@@ -8,7 +8,7 @@ export interface Probe {
   readonly answered: () => number;
   /** What the failed probes got (a status or an error name), in order; at most 20 kept. */
   readonly failureReasons: () => readonly string[];
-  /** Longest silence of the probes that were in flight at some time between `from` and `to` (performance.now()). */
+  /** Longest silence of one probe within `from`..`to` (performance.now() times), counting only its wait inside them. */
   silenceDuring(from: number, to: number): number;
   stop(): Promise<void>;
 }
@@ -53,8 +53,11 @@ export function probeHealth(url: string, intervalMs = 250): Probe {
     answered: () => answered,
     failureReasons: () => reasons,
     silenceDuring(from, to) {
-      let longest = inFlight !== undefined && inFlight <= to ? performance.now() - inFlight : 0;
-      for (const [sent, silence] of samples) if (sent <= to && sent + silence >= from) longest = Math.max(longest, silence);
+      // The part of each probe's wait that falls inside [from, to]: a probe answered just after `from` (it waited
+      // behind the previous request) does not charge that wait to this window.
+      const overlap = (sent: number, end: number): number => Math.max(0, Math.min(end, to) - Math.max(sent, from));
+      let longest = inFlight === undefined ? 0 : overlap(inFlight, performance.now());
+      for (const [sent, silence] of samples) longest = Math.max(longest, overlap(sent, sent + silence));
       return longest;
     },
     async stop() {
