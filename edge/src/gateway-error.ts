@@ -19,7 +19,8 @@ export type GatewayErrorCode =
   | 'upstream_truncated'
   | 'too_many_pages'
   | 'upstream_not_allowed'
-  | 'upstream_not_configured';
+  | 'upstream_not_configured'
+  | 'protocol_version_mismatch';
 
 /** A failure on the way to or from the upstream: what the client is told instead of the upstream's bytes. */
 export interface UpstreamFailure {
@@ -46,6 +47,8 @@ const rpcCodes: Record<GatewayErrorCode, number> = {
   too_many_pages: -32603,
   upstream_not_allowed: -32600,
   upstream_not_configured: -32600,
+  // The 2026-07-28 draft's HeaderMismatch, which its SDK server answers too.
+  protocol_version_mismatch: -32020,
 };
 
 /** A JSON-RPC error made by the gateway: the JSON-RPC code that goes with `code`, and `code` under `data`. */

@@ -11,14 +11,7 @@ import { findTool } from './find-tool.ts';
 import { gatewayError } from './gateway-error.ts';
 import { errorResponse, idKey, isRequest, isResponse, type JsonRpcResponse } from './json-rpc.ts';
 import { createMrtrGate } from './mrtr-gate.ts';
-import {
-  headerRevision,
-  ownRequest,
-  type ProtocolRevision,
-  requestRevision,
-  revisionMismatchRpcCode,
-  sessionKeyFor,
-} from './protocol-revision.ts';
+import { headerRevision, ownRequest, type ProtocolRevision, requestRevision, sessionKeyFor } from './protocol-revision.ts';
 import type { SessionStore, SessionStores, StoredTool } from './session-store.ts';
 import { createToolCache, listHints, type ToolCache } from './tool-cache.ts';
 import { createToolGate } from './tool-gate.ts';
@@ -244,7 +237,7 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
     if (!revision.ok) {
       event({ kind: 'request_refused', code: revision.code, message: revision.message });
       const id = isRequest(message) ? message.id : null;
-      return jsonReply(errorResponse(id, revisionMismatchRpcCode, revision.message, { code: revision.code }), 400);
+      return jsonReply(gatewayError(id, revision.code, revision.message), 400);
     }
     const store = storeFor(revision.revision);
 

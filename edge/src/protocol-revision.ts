@@ -28,9 +28,6 @@ export type RevisionDecision =
   | { readonly ok: true; readonly revision: ProtocolRevision }
   | { readonly ok: false; readonly code: 'protocol_version_mismatch'; readonly message: string };
 
-/** The `data.code` and JSON-RPC code (the draft's `HeaderMismatch`, on HTTP 400) of a refused disagreement. */
-export const revisionMismatchRpcCode = -32020;
-
 const revisionOf = (version: string): ProtocolRevision => (version >= stateless ? '2026-07-28' : '2025-11-25');
 
 /** The revision of a request without a body (GET, DELETE): its `MCP-Protocol-Version` header's. */
