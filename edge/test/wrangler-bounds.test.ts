@@ -155,7 +155,8 @@ describe('issue #17 bounds under wrangler dev (real workerd)', () => {
       record(String((error as Error).name ?? error));
       throw error;
     }
-    const code = (answer.body.error as { code?: unknown } | undefined)?.code;
+    const error = answer.body.error as { code?: unknown; data?: { code?: unknown } } | undefined;
+    const code = error === undefined ? undefined : [error.code, error.data?.code].filter((c) => c !== undefined).join(' ');
     const text = typeof answer.body.text === 'string' ? ` ${JSON.stringify(answer.body.text.slice(0, 60))}` : '';
     const ms = record(`${answer.status}${code === undefined ? '' : ` ${String(code)}`}${text}`);
     return { ...answer, ms };
