@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { Validator } from '@cfworker/json-schema';
 import { compiledWeight } from '../src/engine/compiled-weight.ts';
 import { compileSchema, createEngine } from '../src/engine/index.ts';
+import { longBaseSchema, pointerBomb } from '../test/fixtures/hostile-inputs.ts';
 import { buildCorpus, type CorpusTool, largeToolSchema } from './corpus.ts';
 import { fixtures, smallFixture } from './fixtures.ts';
 import { measure, pairedRatio } from './harness.ts';
@@ -100,6 +101,19 @@ export function heapCases(): HeapCase[] {
     { label: 'const of 20,000 numbers', make: (i: number) => distinct({ const: Array.from({ length: 20_000 }, (_, n) => n) }, i) },
     { label: 'large 64 KB', make: (i: number) => largeToolSchema(64, i) },
     { label: 'large 250 KB', make: (i: number) => largeToolSchema(250, i) },
+    // Issue #17: shapes whose validator index is most of what they retain. Each copy has its own outermost name or
+    // base, so no two copies share a pointer string.
+    {
+      label: 'pointers: 29 × 560-char names over 100',
+      make: (i: number) => ({
+        type: 'object',
+        properties: { [`copy${i}`]: pointerBomb({ levels: 29, nameLength: 560, leaves: 100, bottom: 'properties' }) },
+      }),
+    },
+    {
+      label: 'pointers: a 20,000-char $id over 90',
+      make: (i: number) => ({ ...longBaseSchema(20_000, 90), $id: `https://copy${i}.example.com/${'a'.repeat(20_000)}` }),
+    },
   ];
 }
 
@@ -130,7 +144,7 @@ export interface HeapRow {
   readonly bytes: number;
   readonly subschemas: number;
   readonly values: number;
-  /** Heap retained per cached compiled schema (engine entry included), after GC. */
+  /** Heap retained per cached compiled schema (engine entry included) once validated, after GC. */
   readonly retained: number;
   /** What the engine's weight function says. */
   readonly estimate: number;
@@ -174,6 +188,8 @@ async function retainedBy(
     const { result } = await engine.compile(JSON.parse(JSON.stringify(make(i))));
     if (!result.ok) throw new Error(`${label}: refused (${result.refusal.code})`);
     estimate += compiledWeight(result);
+    // Once, as a cached entry is used: the adapter's uniqueItems twin and the engine's work plans are built then.
+    result.schema.validate({});
     subschemas = result.schema.subschemas;
     values = result.schema.values;
   }
