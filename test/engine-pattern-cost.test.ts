@@ -143,6 +143,12 @@ describe('patterns too costly for the budget are refused (invalid_pattern)', () 
     assert.equal(at('(.{1000})+z', 100_000), undefined);
   });
 
+  it("a schema's wide pattern is admitted when the host's policy raises maxWork", () => {
+    const schema = { type: 'string', pattern: '(.{1000})+z' };
+    assert.equal(checkSchema(schema, policy, 'annotate').ok, false);
+    assert.equal(checkSchema(schema, resolvePolicy({ maxWork: 100_000 }), 'annotate').ok, true);
+  });
+
   it('refuses in patternProperties keys too', () => {
     assert.match(refusal({ patternProperties: { '(.{1000})+z': {} } }).message, /^#\/patternProperties: .*exceed maxWork/);
   });

@@ -2,7 +2,6 @@ import type { Refusal } from '../protocol/refusal.ts';
 import { linearPatternsAvailable } from './adapters/linear-regexp-scope.ts';
 import { visitTicks } from './estimate-work.ts';
 import { compileLinearPattern } from './linear-pattern.ts';
-import { defaultPolicy } from './policy.ts';
 import { truncate } from './truncate.ts';
 
 /**
@@ -18,10 +17,7 @@ export const minPatternChars = 1024;
  * that a `minPatternChars`-character string would exceed `maxWork`, so no instance ever reaches one.
  * In a runtime whose `RegExp` global cannot be replaced, every pattern is refused: never backtrack silently.
  */
-export function checkPatterns(
-  patterns: readonly { pattern: string; pointer: string }[],
-  maxWork: number = defaultPolicy.maxWork,
-): Refusal | undefined {
+export function checkPatterns(patterns: readonly { pattern: string; pointer: string }[], maxWork: number): Refusal | undefined {
   if (patterns.length === 0) return undefined;
   if (!linearPatternsAvailable()) {
     const { pointer } = patterns[0] as { pointer: string };

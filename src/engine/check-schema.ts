@@ -61,7 +61,7 @@ export function checkSchema(schema: unknown, policy: Policy, formats: FormatMode
   if (!dialect.ok) return { ok: false, refusal: dialect.refusal };
   const walked = walkSchema(root, dialect.dialect, policy, formats, copied);
   if (!walked.ok) return walked;
-  const pattern = checkPatterns(walked.index.patterns);
+  const pattern = checkPatterns(walked.index.patterns, policy.maxWork);
   if (pattern) return { ok: false, refusal: pattern };
   const refs = resolveRefs(walked.index);
   if (!refs.ok) return refs;
