@@ -6,7 +6,7 @@
 // edge/test/wrangler-load.test.ts asserts on the same load run (`runLoad`).
 import { parseArgs } from 'node:util';
 import { probeHealth } from '../edge/test/helpers/probe-health.ts';
-import { mb, settledMemory, workerdMemory } from '../edge/test/helpers/workerd-rss.ts';
+import { mb, settledMemory, workerdMemory, workerRss } from '../edge/test/helpers/workerd-rss.ts';
 import { startWranglerDev } from '../edge/test/helpers/wrangler-dev.ts';
 import {
   bigPrograms,
@@ -264,7 +264,8 @@ async function measureOne(url: string, path: string, body: string, headers: Reco
   const restarted = before.processes.some((b) => !after.processes.some((p) => p.pid === b.pid));
   if (busyAfter > 1000) status += ` (busy ${busyAfter.toFixed(0)} ms more)`;
   if (restarted) status += ' (a workerd process ended)';
-  return { ms, cpuMs, status, rss: after.rss, peak: after.peak };
+  const proxy = after.processes.find((p) => p.role === 'proxy');
+  return { ms, cpuMs, status, rss: workerRss(after), peak: after.worker?.peak ?? after.peak, proxyRss: proxy?.rss ?? 0 };
 }
 
 async function main(): Promise<void> {
@@ -286,10 +287,12 @@ async function main(): Promise<void> {
   const dev = await startWranglerDev({ UPSTREAM_MCP_URL: await upstream.listen(), UPSTREAM_TIMEOUT_MS: '10000' });
   try {
     const start = workerdMemory();
-    console.log(`workerd at start: RSS ${mb(start.rss)} (${start.processes.map((p) => p.pid).join(', ')})`);
+    console.log(`workerd at start: ${start.processes.map((p) => `${p.role} ${p.pid} ${mb(p.rss)}`).join(', ')}`);
     if (values.only !== 'load') {
       const probe = probeHealth(dev.url);
-      const rows: string[][] = [['shape', 'wall ms', 'workerd CPU ms', '/healthz silence ms', 'RSS after', 'peak', 'answer']];
+      const rows: string[][] = [
+        ['shape', 'wall ms', 'workerd CPU ms', '/healthz silence ms', 'Worker RSS after', 'Worker peak', 'dev proxy RSS', 'answer'],
+      ];
       const run = async (name: string, path: string, body: string, headers?: Record<string, string>) => {
         const from = performance.now();
         const one = await measureOne(dev.url, path, body, headers);
@@ -297,7 +300,7 @@ async function main(): Promise<void> {
         // One probe interval more, so the probe that waited behind the request has its answer.
         await new Promise((resolve) => setTimeout(resolve, 300));
         const silence = probe.silenceDuring(from, to).toFixed(0);
-        rows.push([name, one.ms.toFixed(0), one.cpuMs.toFixed(0), silence, mb(one.rss), mb(one.peak), one.status]);
+        rows.push([name, one.ms.toFixed(0), one.cpuMs.toFixed(0), silence, mb(one.rss), mb(one.peak), mb(one.proxyRss), one.status]);
         console.log(rows.at(-1)?.join(' | '));
       };
       const mcpHeaders = (token: string, session?: string) => ({
@@ -328,9 +331,12 @@ async function main(): Promise<void> {
         await run(`tools/list 50 × 233 KB names, forged session ${i}`, '/mcp', list, mcpHeaders('long', `long-${i}`));
       await run('tools/list 10,000 tiny tools', '/mcp', list, mcpHeaders('tiny'));
       await probe.stop();
-      const end = await settledMemory(start.rss, 100 * 1024 * 1024, 10_000);
+      const end = await settledMemory(workerRss(start), 100 * 1024 * 1024, 10_000);
       console.log(['', ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n'));
-      console.log(`workerd RSS: start ${mb(start.rss)}, after settling ${mb(end.rss)}, peak ${mb(end.peak)}`);
+      console.log(
+        `Worker runtime RSS: start ${mb(workerRss(start))}, after settling ${mb(workerRss(end))}, peak ${mb(end.worker?.peak ?? end.peak)}; ` +
+          `all workerd: start ${mb(start.rss)}, end ${mb(end.rss)}`,
+      );
     }
     if (values.only !== 'shapes') {
       const options = { clients: Number(values.clients), seconds: Number(values.seconds), mcp: true };

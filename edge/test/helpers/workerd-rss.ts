@@ -1,9 +1,13 @@
-// The memory of the workerd processes a test started (wrangler dev runs two: the Worker's runtime and wrangler's dev
-// proxy), read from /proc. Linux only; elsewhere `available` is false and the figures are zero.
+// The memory of the workerd processes a test started, read from /proc. wrangler dev runs two: the Worker's runtime
+// (started with --inspector-addr; the Worker, its Durable Objects and caches live there) and wrangler's dev proxy,
+// which owns the dev port and relays every request and answer (dev only: production has no such hop). Linux only;
+// elsewhere `available` is false and the figures are zero.
 import { readdirSync, readFileSync } from 'node:fs';
 
 export interface WorkerdProcess {
   readonly pid: number;
+  /** `worker`: the runtime that runs the Worker (it has the inspector); `proxy`: wrangler's dev proxy. */
+  readonly role: 'worker' | 'proxy';
   /** Resident set size now, bytes (VmRSS). */
   readonly rss: number;
   /** Peak resident set size, bytes (VmHWM). */
@@ -15,6 +19,8 @@ export interface WorkerdProcess {
 export interface WorkerdMemory {
   readonly available: boolean;
   readonly processes: readonly WorkerdProcess[];
+  /** The Worker's runtime process, when one is found. */
+  readonly worker?: WorkerdProcess;
   /** Sums over `processes`. */
   readonly rss: number;
   readonly peak: number;
@@ -65,8 +71,10 @@ export function workerdMemory(ancestor = process.pid): WorkerdMemory {
     if (!info.comm.startsWith('workerd') || !descends(pid)) continue;
     try {
       const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       processes.push({
         pid,
+        role: commandLine.includes('--inspector-addr') ? 'worker' : 'proxy',
         rss: Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024,
         peak: Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024,
         cpuMs: ((info.utime + info.stime) * 1000) / clockTicks,
@@ -76,22 +84,35 @@ export function workerdMemory(ancestor = process.pid): WorkerdMemory {
     }
   }
   const sum = (pick: (p: WorkerdProcess) => number) => processes.reduce((total, p) => total + pick(p), 0);
-  return { available: processes.length > 0, processes, rss: sum((p) => p.rss), peak: sum((p) => p.peak), cpuMs: sum((p) => p.cpuMs) };
+  const worker = processes.find((p) => p.role === 'worker');
+  return {
+    available: processes.length > 0,
+    processes,
+    ...(worker === undefined ? {} : { worker }),
+    rss: sum((p) => p.rss),
+    peak: sum((p) => p.peak),
+    cpuMs: sum((p) => p.cpuMs),
+  };
 }
 
+/** The RSS an acceptance speaks of: the Worker's runtime process, or every workerd process summed if none is found. */
+export const workerRss = (memory: WorkerdMemory): number => memory.worker?.rss ?? memory.rss;
+
 /**
- * Waits up to `settleMs` for workerd's RSS to come back within `withinBytes` of `baseline`, sampling every 250 ms;
- * returns the last reading (the caller asserts on it). Memory freed by V8 is returned to the OS lazily, hence the wait.
+ * Waits up to `settleMs` for `pick` (default: the Worker runtime's RSS) to come back within `withinBytes` of
+ * `baseline`, sampling every 250 ms; returns the last reading (the caller asserts on it). Memory freed by V8 goes
+ * back to the OS lazily, hence the wait.
  */
 export async function settledMemory(
   baseline: number,
   withinBytes: number,
   settleMs = 5000,
+  pick: (memory: WorkerdMemory) => number = workerRss,
   ancestor = process.pid,
 ): Promise<WorkerdMemory> {
   const deadline = performance.now() + settleMs;
   let reading = workerdMemory(ancestor);
-  while (reading.rss - baseline > withinBytes && performance.now() < deadline) {
+  while (pick(reading) - baseline > withinBytes && performance.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 250));
     reading = workerdMemory(ancestor);
   }
