@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createValidator } from '../src/host/create-validator.ts';
 import { withElicitationValidation } from '../src/host/elicitation-guard.ts';
+import { createInlineValidator } from '../src/host/inline-validator.ts';
 import { createMrtrUpstream, type MrtrUpstream, upstreamState } from './helpers/mrtr-upstream.ts';
 
 let upstream: MrtrUpstream | undefined;
@@ -19,7 +19,7 @@ afterEach(async () => {
 async function connect(answer: (params: Record<string, unknown>) => unknown, when: 'before' | 'after' = 'before') {
   upstream = createMrtrUpstream();
   const own = upstream;
-  const validator = createValidator({ mode: 'inline' });
+  const validator = createInlineValidator();
   client = new Client(
     { name: 'host', version: '1.0.0' },
     { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } },

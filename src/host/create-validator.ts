@@ -1,15 +1,16 @@
-import { createEngine } from '../engine/create-engine.ts';
 import { resolvePolicy } from '../engine/policy.ts';
 import type { Policy } from '../protocol/policy.ts';
 import type { ValidatorService } from '../protocol/validator-service.ts';
-import { createInlineService } from './inline-service.ts';
 import { ValidatorError } from './validator-error.ts';
 import { createWorkerClient, defaultCompileBudgetMs } from './worker-client.ts';
 import type { SpawnWorker } from './worker-handle.ts';
 import { createWorkerService } from './worker-service.ts';
 
 export interface ValidatorOptions {
-  /** `worker` (default): validation in an isolate the host can kill. `inline`: in this thread, no time budget. */
+  /**
+   * `worker` (default): validation in an isolate the host can kill. `inline` (Node entry only; in a page use
+   * `createInlineValidator` from `schemaval/host/inline`): in this thread, no time budget.
+   */
   readonly mode?: 'worker' | 'inline';
   /** Wall-clock budget of one call in worker mode (docs/architecture.md#schema-policy-and-refusal-codes: 250 ms). */
   readonly timeBudgetMs?: number;
@@ -34,36 +35,23 @@ export interface Validator extends ValidatorService {
   close(): Promise<void>;
 }
 
-/** Creates a validator with the same API in both modes (docs/architecture.md#worker-rpc). */
+/**
+ * Creates a worker-mode validator (docs/architecture.md#worker-rpc). It never imports the engine: inline mode is
+ * `createInlineValidator` (inline-validator.ts, `schemaval/host/inline`), which the Node entry's `createValidator`
+ * calls for `mode: 'inline'`; here `mode: 'inline'` is an INVALID_ARGUMENT error naming that entry.
+ */
 export function createValidator(options: ValidatorOptions = {}): Validator {
   const policy = resolvePolicy({
     ...options.policy,
     ...(options.timeBudgetMs !== undefined ? { timeBudgetMs: options.timeBudgetMs } : {}),
   });
   const mode = options.mode ?? 'worker';
-  if (mode === 'inline') {
-    let closed = false;
-    const service = createInlineService(createEngine({ policy }));
-    const open =
-      <A extends unknown[], R>(method: (...args: A) => Promise<R>) =>
-      (...args: A): Promise<R> =>
-        closed ? Promise.reject(new ValidatorError('CLOSED', 'the validator is closed')) : method(...args);
-    return {
-      mode,
-      policy,
-      compileTools: open(service.compileTools),
-      compile: open(service.compile),
-      validateArguments: open(service.validateArguments),
-      validateStructured: open(service.validateStructured),
-      validateElicitation: open(service.validateElicitation),
-      validate: open(service.validate),
-      validateJson: open(service.validateJson),
-      stats: open(service.stats),
-      close: async () => {
-        closed = true;
-      },
-    };
-  }
+  if (mode === 'inline')
+    throw new ValidatorError(
+      'INVALID_ARGUMENT',
+      "inline mode lives in its own entry, so a page's main thread ships no engine: use createInlineValidator() from 'schemaval/host/inline'",
+    );
+  if (mode !== 'worker') throw new ValidatorError('INVALID_ARGUMENT', `mode must be 'worker' or 'inline', got ${String(mode)}`);
   if (options.spawn === undefined)
     throw new ValidatorError('INVALID_ARGUMENT', 'worker mode needs a spawn function (schemaval/host provides one)');
   const compileBudgetMs = options.compileBudgetMs ?? defaultCompileBudgetMs(policy.timeBudgetMs);

@@ -4,6 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ValidatorService } from '../protocol/validator-service.ts';
 import { createValidator as createGenericValidator, type Validator, type ValidatorOptions } from './create-validator.ts';
 import { type ElicitationHost, withElicitationValidation as withElicitationValidationOn } from './elicitation-guard.ts';
+import { createInlineValidator } from './inline-validator.ts';
 import { spawnNodeWorker } from './spawn-node-worker.ts';
 import { type SchemaValidationOptions, withSchemaValidation as withSchemaValidationOn } from './with-schema-validation.ts';
 
@@ -12,6 +13,7 @@ export { toolRefusal } from '../engine/compile-tool.ts';
 export type { Validator, ValidatorOptions } from './create-validator.ts';
 export type { ElicitationHost } from './elicitation-guard.ts';
 export { createIdbVerdictCache } from './idb-verdict-cache.ts';
+export { createInlineValidator, type InlineValidatorOptions } from './inline-validator.ts';
 export { type SchemavalProviderOptions, schemavalProvider } from './schemaval-provider.ts';
 export { type SpawnNodeWorkerOptions, spawnNodeWorker } from './spawn-node-worker.ts';
 export { ValidatorError, type ValidatorErrorCode } from './validator-error.ts';
@@ -32,7 +34,14 @@ export function withElicitationValidation<C extends ElicitationHost>(
   return withElicitationValidationOn(client, { validator: options.validator ?? createValidator() });
 }
 
-/** `createValidator` with Node `worker_threads` as the default isolate. */
+/**
+ * `createValidator` with Node `worker_threads` as the default isolate; `mode: 'inline'` is `createInlineValidator`
+ * (the engine costs a Node host nothing to load, unlike a page's main thread).
+ */
 export function createValidator(options: ValidatorOptions = {}): Validator {
+  if (options.mode === 'inline') {
+    const { policy, timeBudgetMs } = options;
+    return createInlineValidator({ ...(policy !== undefined ? { policy } : {}), ...(timeBudgetMs !== undefined ? { timeBudgetMs } : {}) });
+  }
   return createGenericValidator({ spawn: spawnNodeWorker(), ...options });
 }
