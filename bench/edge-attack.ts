@@ -4,6 +4,7 @@
 // longest /healthz silence and workerd's RSS; "load": 50 clients of normal traffic (a small /v1/validate and a
 // /mcp tools/call through an upstream), first alone, then beside one client sending the pattern body in a loop.
 // edge/test/wrangler-load.test.ts asserts on the same load run (`runLoad`).
+import { setMaxListeners } from 'node:events';
 import { parseArgs } from 'node:util';
 import { probeHealth } from '../edge/test/helpers/probe-health.ts';
 import { mb, settledMemory, workerdMemory, workerRss } from '../edge/test/helpers/workerd-rss.ts';
@@ -61,7 +62,7 @@ export interface PhaseResult {
 export interface LoadOptions {
   readonly clients?: number;
   readonly seconds?: number;
-  /** Normal traffic before the baseline, not counted (default 8 s). */
+  /** Most normal traffic before the baseline, not counted (default 10 s; it stops once throughput levels off). */
   readonly warmupSeconds?: number;
   /** Send /mcp tools/call (through an upstream listing `normalTool`) besides /v1/validate. */
   readonly mcp?: boolean;
@@ -87,6 +88,8 @@ export async function loadPhase(url: string, options: LoadOptions & { hostile: b
   // Requests still in flight this long after the phase ends are given up on (they are stuck behind other work).
   const graceMs = 2000;
   const giveUp = new AbortController();
+  // Every request of the phase listens on this one signal.
+  setMaxListeners(clients * 1000, giveUp.signal);
   const giveUpTimer = setTimeout(() => giveUp.abort(), seconds * 1000 + graceMs);
   const hostile = { answered: 0, statuses: {} as Record<string, number>, maxMs: 0 };
   const stop = new AbortController();
@@ -193,10 +196,18 @@ export interface LoadRun {
 /** The issue's load run: a baseline, then the same traffic with one hostile client beside it. */
 export async function runLoad(url: string, options: LoadOptions = {}): Promise<LoadRun> {
   const hostileBody = options.hostileBody ?? JSON.stringify(patternBodies()[0]);
-  // A warm-up so the baseline does not pay for the first compiles, connections and JIT: under wrangler dev the
-  // throughput of this traffic still climbs for ~10 s after the first request (62 → 135 rps in 3 s steps), and
-  // with 1–2 s of warm-up the baseline came out below the attack phase.
-  await loadPhase(url, { ...options, seconds: options.warmupSeconds ?? 8, hostile: false });
+  // A warm-up so the baseline does not pay for the first compiles, connections and JIT: under wrangler dev this
+  // traffic's throughput climbs for 10 s and more after the first request (62 → 135 rps in 3 s steps on a busy
+  // machine), and a baseline taken too early flatters the attack (ratios of 1.1–2.7 with 1–8 s of warm-up, 0.31 after
+  // minutes of other traffic). Warm up in 2 s steps until one gains under 10% on the one before, for at most 10 s.
+  const warmupLimit = (options.warmupSeconds ?? 10) * 1000;
+  const warmupStarted = performance.now();
+  let previous = 0;
+  while (performance.now() - warmupStarted < warmupLimit) {
+    const step = await loadPhase(url, { ...options, seconds: 2, hostile: false });
+    if (previous > 0 && step.rps < previous * 1.1) break;
+    previous = step.rps;
+  }
   const baseline = await loadPhase(url, { ...options, hostile: false });
   // Let a worker that is still busy from the warm-up's last requests finish them.
   await new Promise((resolve) => setTimeout(resolve, 500));
