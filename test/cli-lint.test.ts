@@ -38,7 +38,8 @@ describe('schemaval lint', () => {
     assert.match(out, /^refused {3}fetch_profile\n {10}remote_ref: inputSchema: #\/properties\/profile\/\$ref/m);
     assert.match(out, /^refused {3}expand_everything\n {10}too_many_subschemas: /m);
     assert.match(out, /warning draft3_required: inputSchema: #\/properties\/id/);
-    assert.match(out, /^6 tools: 4 accepted, 2 refused, 1 warning$/m);
+    assert.match(out, /^refused {3}search_issues\n {10}invalid_tool: tool "search_issues": "inputSchema" has no "type" at its root/m);
+    assert.match(out, /^6 tools: 3 accepted, 3 refused, 1 warning$/m);
   });
 
   it('emits the lint --json document of docs/architecture.md#cli', async () => {

@@ -329,7 +329,7 @@ function typicalTools(count: number): { name: string; inputSchema: unknown; outp
       name: `mcp_${revision}`,
       inputSchema: JSON.parse(readFileSync(new URL(`./fixtures/mcp-spec/schema-${revision}.json`, import.meta.url), 'utf8')),
     })),
-  ];
+  ].filter((tool) => (tool.inputSchema as { type?: unknown }).type === 'object'); // MCP tools: a root of "type": "object"
   const lengthen = (schema: unknown): unknown =>
     JSON.parse(JSON.stringify(schema), (key, value) =>
       key === 'description' && typeof value === 'string'

@@ -37,8 +37,17 @@ describe('published tool schemas are admitted', () => {
     const tools = fixtureFiles.map(loadTool);
     const verdicts = await createEngine().compileTools(tools);
     for (const verdict of verdicts) {
+      // zod-to-json-schema's named layout has no "type" at the root: its schema is enforced (below), but as a tool
+      // definition MCP calls it malformed, so the tool is left out (docs/decisions/015-malformed-tools-excluded.md).
+      if (verdict.name === 'create_issue') {
+        assert.equal(verdict.input?.ok === false && verdict.input.code, 'invalid_tool', JSON.stringify(verdict));
+        continue;
+      }
       assert.equal(verdict.verdict, 'accepted', `${verdict.name}: ${JSON.stringify(verdict)}`);
-      assert.ok(!verdict.warnings.some((w) => w.code === 'root_not_object'), `${verdict.name}: ${JSON.stringify(verdict.warnings)}`);
+      assert.deepEqual(
+        verdict.warnings.filter((w) => (w.code as string) === 'root_not_object' || (w.code as string) === 'missing_input_schema'),
+        [],
+      );
     }
   });
 

@@ -1,6 +1,7 @@
 // compileTools verdicts (docs/architecture.md#cli) and argument / structuredContent checks by tool fingerprint.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { toolListRefusals } from '../src/engine/compile-tool.ts';
 import { createEngine, toolFingerprint } from '../src/engine/index.ts';
 import type { ToolVerdict } from '../src/protocol/index.ts';
 
@@ -66,23 +67,95 @@ describe('compileTools verdicts', () => {
     );
   });
 
-  it('warns root_not_object for an input schema whose root is not type object', async () => {
+  it('refuses invalid_tool an input schema whose root is not type object, naming what it has', async () => {
     const [verdict] = await verdictsOf([{ name: 'echo', inputSchema: { type: 'string' } }]);
-    assert.equal(verdict?.verdict, 'accepted');
-    assert.deepEqual(
-      verdict?.warnings.map((w) => w.code),
-      ['root_not_object'],
-    );
+    assert.equal(verdict?.verdict, 'refused');
+    assert.deepEqual(verdict?.input, {
+      ok: false,
+      code: 'invalid_tool',
+      message: 'tool "echo": "inputSchema" has "type": "string" at its root; MCP requires "type": "object"',
+    });
+    assert.deepEqual(verdict?.warnings, []);
   });
 
-  it('does not warn root_not_object for a zod-style root $ref to an object definition', async () => {
+  it('refuses a root that reaches an object only through $ref, or lists "object" in an array (the spec wants the literal)', async () => {
     const inputSchema = {
       $schema: 'http://json-schema.org/draft-07/schema#',
       $ref: '#/definitions/Args',
       definitions: { Args: { type: 'object', properties: { q: { type: 'string' } } } },
     };
-    const [verdict] = await verdictsOf([{ name: 'search', inputSchema }]);
-    assert.deepEqual(verdict?.warnings, []);
+    const verdicts = await verdictsOf([
+      { name: 'search', inputSchema },
+      { name: 'listed', inputSchema: { type: ['object'] } },
+    ]);
+    assert.deepEqual(
+      verdicts.map((v) => v.input?.ok === false && v.input.message),
+      [
+        'tool "search": "inputSchema" has no "type" at its root; MCP requires "type": "object"',
+        'tool "listed": "inputSchema" has "type": ["object"] at its root; MCP requires "type": "object"',
+      ],
+    );
+  });
+
+  it('refuses invalid_tool a tool without an inputSchema, or with one that is not an object', async () => {
+    const verdicts = await verdictsOf([
+      { name: 'bare' },
+      { name: 'nul', inputSchema: null },
+      { name: 'yes', inputSchema: true },
+      { name: 'arr', inputSchema: [] },
+      { name: 'str', inputSchema: 'object' },
+    ]);
+    assert.deepEqual(
+      verdicts.map((v) => [v.verdict, v.input?.ok === false && v.input.code, v.input?.ok === false && v.input.message]),
+      [
+        ['refused', 'invalid_tool', 'tool "bare" has no "inputSchema": MCP requires one, with "type": "object" at its root'],
+        ['refused', 'invalid_tool', 'tool "nul": "inputSchema" is null, not a JSON Schema object with "type": "object"'],
+        ['refused', 'invalid_tool', 'tool "yes": "inputSchema" is the boolean true, not a JSON Schema object with "type": "object"'],
+        ['refused', 'invalid_tool', 'tool "arr": "inputSchema" is an array, not a JSON Schema object with "type": "object"'],
+        ['refused', 'invalid_tool', 'tool "str": "inputSchema" is a string, not a JSON Schema object with "type": "object"'],
+      ],
+    );
+    assert.ok(verdicts.every((v) => v.warnings.length === 0));
+  });
+
+  it('keeps the fingerprint of a malformed definition that has one, and caches no compile for it', async () => {
+    const engine = createEngine();
+    const tool = { name: 'echo', inputSchema: { type: 'string' } };
+    const [verdict] = await engine.compileTools([tool]);
+    assert.equal(verdict?.fingerprint, await toolFingerprint(tool));
+    assert.equal(engine.stats().compiles, 0);
+    assert.throws(() => engine.validateArguments(verdict?.fingerprint ?? '', 'x'), { code: 'UNKNOWN_FINGERPRINT' });
+  });
+
+  it('refuses an outputSchema that is not an object; its root type is checked only for revisions before 2026-07-28', async () => {
+    const arrayOut = { name: 'rows', inputSchema: { type: 'object' }, outputSchema: { type: 'array' } };
+    const verdicts = await verdictsOf([{ name: 'nul_out', inputSchema: { type: 'object' }, outputSchema: null }, arrayOut]);
+    assert.deepEqual(
+      verdicts.map((v) => [v.verdict, v.input?.ok === false ? v.input.message : 'ok']),
+      [
+        ['refused', 'tool "nul_out": "outputSchema" is null, not a JSON Schema object'],
+        ['accepted', 'ok'],
+      ],
+    );
+    assert.equal(toolListRefusals([arrayOut], new Map(), '2026-07-28')[0], undefined);
+    const [old] = toolListRefusals([arrayOut], new Map(), '2025-11-25');
+    assert.deepEqual(old?.input, {
+      ok: false,
+      code: 'invalid_tool',
+      message: 'tool "rows": "outputSchema" has "type": "array" at its root; MCP 2025-11-25 requires "type": "object"',
+    });
+  });
+
+  it('leaves the good tools of a list with malformed ones accepted', async () => {
+    const verdicts = await verdictsOf([{ name: 'bad' }, weather, { name: 'worse', inputSchema: { type: 'string' } }]);
+    assert.deepEqual(
+      verdicts.map((v) => [v.name, v.verdict]),
+      [
+        ['bad', 'refused'],
+        ['get_weather', 'accepted'],
+        ['worse', 'refused'],
+      ],
+    );
   });
 
   it('prefixes schema warnings with the schema they come from', async () => {
@@ -96,15 +169,6 @@ describe('compileTools verdicts', () => {
     const byCode = new Map(verdict?.warnings.map((w) => [w.code, w.message]));
     assert.ok(byCode.get('draft3_required')?.startsWith('inputSchema: '));
     assert.ok(byCode.get('ignored_keyword')?.startsWith('outputSchema: '));
-  });
-
-  it('warns missing_input_schema for a tool without one', async () => {
-    const [verdict] = await verdictsOf([{ name: 'bare' }]);
-    assert.equal(verdict?.input, null);
-    assert.deepEqual(
-      verdict?.warnings.map((w) => w.code),
-      ['missing_input_schema'],
-    );
   });
 
   it('refuses an entry that is not a tool, naming its index', async () => {
@@ -219,7 +283,7 @@ describe('checks on a refused tool', () => {
   it('answers both argument and result checks with the refusal, whichever schema was refused', async () => {
     const engine = createEngine();
     const [inputRefused, outputRefused] = await engine.compileTools([
-      { name: 'a', inputSchema: { $ref: 'https://example.com/a.json' }, outputSchema: { type: 'object' } },
+      { name: 'a', inputSchema: { type: 'object', $ref: 'https://example.com/a.json' }, outputSchema: { type: 'object' } },
       { name: 'b', inputSchema: { type: 'object' }, outputSchema: { pattern: '(' } },
     ]);
     const structured = engine.validateStructured(inputRefused?.fingerprint ?? '', {});

@@ -11,19 +11,21 @@ const src = fileURLToPath(new URL('../src', import.meta.url));
 const rules: Record<string, { layers: string[]; packages: RegExp }> = {
   protocol: { layers: ['protocol'], packages: /^$/ },
   engine: { layers: ['engine', 'protocol'], packages: /^(@cfworker\/json-schema|@noble\/hashes\/(sha2|utils)\.js|lossless-json|re2js)$/ },
+  // MCP rules every surface shares (list limits, call wording, the lenient list reader): pure like the engine.
+  mcp: { layers: ['mcp', 'engine', 'protocol'], packages: /^$/ },
   worker: { layers: ['worker', 'engine', 'protocol'], packages: /^(comlink(\/.*)?|node:worker_threads)$/ },
   host: {
-    layers: ['host', 'protocol', 'engine'],
+    layers: ['host', 'mcp', 'protocol', 'engine'],
     packages: /^(comlink(\/.*)?|idb-keyval|lossless-json|@modelcontextprotocol\/sdk\/.*|node:.*)$/,
   },
   // The SDK's client only, for `lint --url` / `--stdio` (src/cli/fetch-tools.ts, loaded lazily): v1, and the v2
   // client for a server that speaks only MCP 2026-07-28.
   cli: {
-    layers: ['cli', 'host', 'engine', 'protocol'],
+    layers: ['cli', 'host', 'mcp', 'engine', 'protocol'],
     packages: /^(node:.*|@modelcontextprotocol\/sdk\/(client\/.*|shared\/transport\.js|types\.js)|@modelcontextprotocol\/client)$/,
   },
   ui: {
-    layers: ['ui', 'host', 'protocol'],
+    layers: ['ui', 'host', 'mcp', 'protocol'],
     packages: /^(@modelcontextprotocol\/sdk\/.*|@modelcontextprotocol\/client|comlink|idb-keyval)$/,
   },
 };

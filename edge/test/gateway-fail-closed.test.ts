@@ -82,7 +82,7 @@ async function assertFailure(response: Response, id: unknown, code: string): Pro
 
 const list = { jsonrpc: '2.0', id: 7, method: 'tools/list', params: {} };
 const tools = (extra = '') =>
-  `[{"name":"echo","inputSchema":{"type":"object","properties":{"text":{"type":"string"}}}},{"name":"${MARK}","inputSchema":{"$ref":"https://x.example/s.json"}}${extra}]`;
+  `[{"name":"echo","inputSchema":{"type":"object","properties":{"text":{"type":"string"}}}},{"name":"${MARK}","inputSchema":{"type":"object","$ref":"https://x.example/s.json"}}${extra}]`;
 
 /** A body stream that yields `chunks` then either ends, hangs, or errors; records how far it was read and whether it was cancelled. */
 function stream(chunks: (string | Uint8Array)[], then: 'end' | 'hang' | 'error' | 'forever' = 'end') {

@@ -157,16 +157,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     const print = text === undefined ? '' : hashText(text);
     const input = inputSchema === undefined ? null : compileByFingerprint(inputSchema, inputText && hashText(inputText), 'annotate');
     const output = outputSchema === undefined ? null : compileByFingerprint(outputSchema, outputText && hashText(outputText), 'annotate');
-    let verdict = toolVerdict(name, print, inputSchema, input, output);
-    if (inputSchema === undefined) {
-      verdict = {
-        ...verdict,
-        warnings: [
-          ...verdict.warnings,
-          { code: 'missing_input_schema', message: 'MCP tools must have an inputSchema; arguments are not checked' },
-        ],
-      };
-    }
+    const verdict = toolVerdict(name, print, input, output);
     if (text !== undefined) {
       tools.set(text, { name, fingerprint: print, input, output, verdict });
       textOf.set(print, text);
