@@ -175,8 +175,16 @@ describe('schemaval lint --url, a server of MCP 2026-07-28 only', () => {
     { name: 'define', inputSchema: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] } },
     { name: 'fetch_card', inputSchema: { type: 'object', properties: { card: { $ref: 'https://schemas.example.org/card.json' } } } },
   ];
+  // Tools the v2 client's own wire check would reject, failing the whole listing: each gets a verdict instead.
+  const malformedTools = [
+    { name: 'add', inputSchema: { type: 'object', properties: { a: { type: 'number' } } } },
+    { name: 'no_schema' },
+    { name: 'null_schema', inputSchema: null },
+    { name: 'string_root', inputSchema: { type: 'string' } },
+  ];
   const seen: { method: string; status: number; revision: unknown; session: string | null }[] = [];
   let served: ServedHandler;
+  let malformed: ServedHandler;
   let other: ServedHandler;
   let url: string;
 
@@ -204,6 +212,15 @@ describe('schemaval lint --url, a server of MCP 2026-07-28 only', () => {
       return response;
     });
     url = `${served.origin}/mcp`;
+    const malformedHandler = createMcpHandler(
+      () => {
+        const server = new Server({ name: 'modern-malformed', version: '1.0.0' }, { capabilities: { tools: {} } });
+        server.setRequestHandler('tools/list', async () => ({ tools: malformedTools as never }));
+        return server;
+      },
+      { legacy: 'reject' },
+    );
+    malformed = await serveFetchHandler((request) => malformedHandler.fetch(request));
     // A server of some later revision only: refuses 2025-11-25 the same way, but lists no revision lint speaks.
     other = await serveFetchHandler(
       async () =>
@@ -220,6 +237,7 @@ describe('schemaval lint --url, a server of MCP 2026-07-28 only', () => {
 
   after(async () => {
     await served.close();
+    await malformed.close();
     await other.close();
   });
 
@@ -243,6 +261,22 @@ describe('schemaval lint --url, a server of MCP 2026-07-28 only', () => {
     const fileCode = await main(['lint', '--json', 'tools.json'], io);
     assert.equal(remote.code, 1);
     assert.equal(remote.code, fileCode);
+    assert.equal(remote.out, io.out());
+  });
+
+  it('gives a malformed tool its own verdict (invalid_tool, exit 1), not a failed listing', async () => {
+    const { code, out, err } = await lint(['--url', `${malformed.origin}/mcp`]);
+    assert.equal(err, '');
+    assert.equal(code, 1, out);
+    assert.match(out, /^accepted {2}add$/m);
+    for (const name of ['no_schema', 'null_schema', 'string_root']) {
+      assert.match(out, new RegExp(`^refused {3}${name}\\n {10}invalid_tool: tool "${name}"`, 'm'));
+    }
+    assert.match(out, /^4 tools: 1 accepted, 3 refused$/m);
+    assert.doesNotMatch(out, /invalid_type|expected/);
+    const remote = await lint(['--json', '--url', `${malformed.origin}/mcp`]);
+    const io = memoryIo({ 'tools.json': JSON.stringify({ tools: malformedTools }) });
+    assert.equal(await main(['lint', '--json', 'tools.json'], io), 1);
     assert.equal(remote.out, io.out());
   });
 

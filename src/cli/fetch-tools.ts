@@ -5,6 +5,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, McpError, ResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { maxToolListPages, maxToolsPerListing, readToolListPage } from '../mcp/index.ts';
+import { listAsSent, resultAsSent } from './list-as-sent.ts';
 import { packageVersion } from './package-version.ts';
 import { protocolError, type RemoteContext, remoteError, timeoutError } from './remote-error.ts';
 
@@ -20,7 +22,8 @@ export interface FetchToolsOptions {
   readonly maxPages?: number;
 }
 
-export const defaultMaxPages = 100;
+/** The one listing bound of every surface (src/mcp/tool-list-limits.ts). */
+export const defaultMaxPages = maxToolListPages;
 
 /**
  * Connects to an MCP server as a client, follows `tools/list` cursors and returns every tool exactly as the server
@@ -116,11 +119,12 @@ async function followPages(list: ListPage, context: RemoteContext, remaining: ()
   const cursors = new Set<string>();
   let cursor: string | undefined;
   for (let page = 1; ; page++) {
-    const result = (await list(cursor === undefined ? {} : { cursor }, remaining())) as { tools?: unknown; nextCursor?: unknown };
-    if (!Array.isArray(result.tools)) throw protocolError(context, 'its tools/list answer has no "tools" array');
+    // Only the envelope is checked; each tool is judged by the engine, a malformed one refused invalid_tool.
+    const result = readToolListPage(await list(cursor === undefined ? {} : { cursor }, remaining()));
+    if (!result.ok) throw protocolError(context, result.message);
     tools.push(...result.tools);
+    if (tools.length > maxToolsPerListing) throw protocolError(context, `its tools/list lists more than ${maxToolsPerListing} tools`);
     if (result.nextCursor === undefined) return tools;
-    if (typeof result.nextCursor !== 'string') throw protocolError(context, 'its tools/list "nextCursor" is not a string');
     if (cursors.has(result.nextCursor)) throw protocolError(context, `its tools/list repeats the cursor of page ${page}`);
     if (page === maxPages) throw protocolError(context, `its tools/list still has more after ${maxPages} pages`);
     cursors.add(result.nextCursor);
@@ -130,8 +134,8 @@ async function followPages(list: ListPage, context: RemoteContext, remaining: ()
 
 /**
  * The same listing with the v2 SDK client pinned to 2026-07-28: `server/discover` on connect, then `tools/list` with
- * the revision, client info and capabilities in each request's `_meta`. The answer is taken through a schema that
- * accepts anything, so the tools stay as sent. Same capabilities and handlers as the v1 client.
+ * the revision, client info and capabilities in each request's `_meta`. The answer is kept as sent (`listAsSent`:
+ * the client's own wire check of `tools/list` never sees the tools), so a malformed tool gets a verdict. Same capabilities and handlers as the v1 client.
  */
 async function fetchToolsModern(
   source: Extract<ToolSource, { kind: 'url' }>,
@@ -152,10 +156,13 @@ async function fetchToolsModern(
     throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidRequest, 'schemaval lint does not sample');
   });
   const transport = new sdk.StreamableHTTPClientTransport(source.url, { requestInit: { headers: { ...source.headers } } });
-  const asSent: StandardSchemaV1<unknown> = { '~standard': { version: 1, vendor: 'schemaval', validate: (value) => ({ value }) } };
+  const asSent: StandardSchemaV1<unknown> = {
+    '~standard': { version: 1, vendor: 'schemaval', validate: (value) => ({ value: resultAsSent(value) }) },
+  };
   context.phase = 'initialize';
   try {
     await client.connect(transport, { timeout: remaining() });
+    listAsSent(transport);
     context.phase = 'tools/list';
     return await followPages(
       async (params, timeout) => await client.request({ method: 'tools/list', params }, asSent, { timeout }),
