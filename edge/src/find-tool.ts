@@ -1,3 +1,4 @@
+import { maxToolListPages, maxToolsPerListing, readToolListPage } from '../../src/mcp/index.ts';
 import type { UpstreamFailure } from './gateway-error.ts';
 import { idKey, isResponse, type JsonRpcResponse } from './json-rpc.ts';
 import type { SessionStore, StoredTool } from './session-store.ts';
@@ -7,10 +8,10 @@ import type { UpstreamFetch } from './upstream-fetch.ts';
 import { mediaType } from './upstream-fetch.ts';
 import { readJsonBody, readSse, type UpstreamLimits } from './upstream-messages.ts';
 
-/** At most this many `tools/list` pages for one call to a tool the gateway has not seen. */
-export const maxListPages = 10;
+/** At most this many `tools/list` pages for one call to a tool the gateway has not seen: every surface's bound. */
+export const maxListPages = maxToolListPages;
 /** At most this many tools listed for one such call. */
-export const maxListedTools = 10_000;
+export const maxListedTools = maxToolsPerListing;
 
 export interface FindToolOptions {
   readonly gate: ToolGate;
@@ -26,8 +27,8 @@ export type FoundTool = { readonly ok: true; readonly tool: StoredTool | undefin
 /**
  * The session's record of a tool; lists the upstream's tools first when the gateway has not seen it, page by page
  * until the tool turns up or the list ends, within the same time and size bounds as any upstream answer and at
- * most `maxPages` pages and `maxTools` tools (`too_many_pages` past them: a paginate-forever upstream costs ten
- * round trips, not a hundred).
+ * most `maxPages` pages and `maxTools` tools (`too_many_pages` past them), the same bound as every surface's
+ * listing (src/mcp/tool-list-limits.ts).
  */
 export async function findTool(store: SessionStore, name: string, options: FindToolOptions): Promise<FoundTool> {
   const known = await store.getTool(name);
@@ -43,13 +44,13 @@ export async function findTool(store: SessionStore, name: string, options: FindT
     const reply = await readReply(sent.response, id, options.limits);
     if (!reply.ok) return reply;
     if (reply.message.error !== undefined) return { ok: false, code: 'upstream_error', message: 'the upstream refused to list its tools' };
-    const result = reply.message.result as { tools?: unknown; nextCursor?: unknown } | undefined;
-    if (!Array.isArray(result?.tools))
-      return { ok: false, code: 'upstream_malformed', message: 'the upstream tools/list result has no tool array' };
+    // Only the envelope is checked: each tool is judged by the engine, a malformed one refused invalid_tool.
+    const result = readToolListPage(reply.message.result);
+    if (!result.ok) return { ok: false, code: 'upstream_malformed', message: `the upstream's answer: ${result.message}` };
     listed += result.tools.length;
     if (listed > maxTools) return { ok: false, code: 'too_many_pages', message: `the upstream lists more than ${maxTools} tools` };
     // Page 0 starts a new list: it replaces what the session could call, the later pages add to it.
-    await options.gate.admit(result.tools, store, { ...listHints(result), first: page === 0 });
+    await options.gate.admit(result.tools, store, { ...listHints(result.rest), first: page === 0 });
     const tool = await store.getTool(name);
     if (tool !== undefined) return { ok: true, tool };
     cursor = result.nextCursor;

@@ -4,6 +4,7 @@ import { toolRefusal } from '../../src/engine/compile-tool.ts';
 import type { Engine } from '../../src/engine/create-engine.ts';
 import { formatIssues } from '../../src/engine/format-issue.ts';
 import { parseJson } from '../../src/engine/parse-json.ts';
+import { unknownToolMessage } from '../../src/mcp/index.ts';
 import { withToolCache } from './cached-session-store.ts';
 import { readClientMessage } from './client-message.ts';
 import { credentialScope, stateKey } from './credential-scope.ts';
@@ -260,7 +261,7 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
       const tool = found.tool;
       if (tool === undefined) {
         return jsonReply(
-          errorResponse(message.id, -32602, `Tool "${name}" is not in the server's tool list; the call was not sent`, {
+          errorResponse(message.id, -32602, unknownToolMessage(name), {
             tool: name,
             code: 'unknown_tool',
           }),

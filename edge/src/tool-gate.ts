@@ -3,6 +3,7 @@ import { toolRefusal } from '../../src/engine/compile-tool.ts';
 import type { Engine } from '../../src/engine/create-engine.ts';
 import { formatIssues } from '../../src/engine/format-issue.ts';
 import { parseJson } from '../../src/engine/parse-json.ts';
+import { refusedToolMessage } from '../../src/mcp/index.ts';
 import type { Issue } from '../../src/protocol/issue.ts';
 import type { ValidationOutcome } from '../../src/protocol/outcome.ts';
 import type { ListPage, SessionStore, StoredTool } from './session-store.ts';
@@ -65,7 +66,7 @@ export function createToolGate(engine: Engine) {
         return {
           ok: false,
           code: refusal.code,
-          message: `Tool "${tool.name}" is refused by schema policy (${refusal.code}: ${refusal.message}); the call was not sent`,
+          message: refusedToolMessage(tool.name, refusal),
         };
       }
       const outcome = await withTool(tool, (fingerprint) => engine.validateArguments(fingerprint, args ?? {}));

@@ -1,4 +1,4 @@
-// docs/architecture.md#layers for edge/: it imports only the engine and protocol layers, and nothing Node-only (no nodejs_compat).
+// docs/architecture.md#layers for edge/: it imports only the engine, mcp and protocol layers, and nothing Node-only (no nodejs_compat).
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -26,7 +26,7 @@ describe('edge layer boundaries', () => {
     assert.ok(files.some((file) => file.endsWith('index.ts')));
   });
 
-  it('reaches into src/ only for the engine and protocol layers', () => {
+  it('reaches into src/ only for the engine, mcp and protocol layers', () => {
     for (const file of files) {
       for (const spec of imports(file).filter((s) => s.startsWith('.'))) {
         const target = join(file, '..', spec);
@@ -35,7 +35,7 @@ describe('edge layer boundaries', () => {
           continue;
         }
         const layer = relative(repoSrc, target).split('/')[0];
-        assert.ok(layer === 'engine' || layer === 'protocol', `${relative(edgeSrc, file)} imports ${spec} (layer ${layer})`);
+        assert.ok(['engine', 'mcp', 'protocol'].includes(layer ?? ''), `${relative(edgeSrc, file)} imports ${spec} (layer ${layer})`);
       }
     }
   });

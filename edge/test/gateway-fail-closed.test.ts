@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createEngine } from '../../src/engine/index.ts';
+import { maxToolListPages } from '../../src/mcp/index.ts';
 import { createMcpGateway, type McpGatewayOptions } from '../src/mcp-gateway.ts';
 import { refusedBodyDrain } from '../src/read-limited-text.ts';
 import { createMemorySessionStores } from '../src/session-store.ts';
@@ -205,7 +206,7 @@ describe('gateway fails closed against a hostile upstream', () => {
     assert.ok(endless.state.cancelled);
   });
 
-  it('lists at most ten pages for one call to an unknown tool (too_many_pages)', async () => {
+  it('lists at most maxToolListPages pages (src/mcp) for one call to an unknown tool (too_many_pages)', async () => {
     let lists = 0;
     const { gateway } = gatewayFor((message) => {
       if (message.method === 'tools/list') lists++;
@@ -213,7 +214,7 @@ describe('gateway fails closed against a hostile upstream', () => {
     });
     const response = await gateway(post({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'nope', arguments: {} } }));
     await assertFailure(response, 3, 'too_many_pages');
-    assert.equal(lists, 10);
+    assert.equal(lists, maxToolListPages);
   });
 
   it('guards its own tools/list with the same rules: a malformed listing is upstream_malformed, not a pass', async () => {

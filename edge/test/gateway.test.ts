@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, ElicitRequestSchema, type McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { createEngine } from '../../src/engine/index.ts';
+import { unknownToolMessage } from '../../src/mcp/index.ts';
 import { createUpstream, type Upstream } from '../../test/helpers/http-upstream.ts';
 import { createMcpGateway, type McpGatewayOptions } from '../src/mcp-gateway.ts';
 import { createMemorySessionStores } from '../src/session-store.ts';
@@ -106,6 +107,48 @@ describe('MCP gateway', () => {
       [['remote', 'remote_ref']],
     );
     assert.deepEqual(events, [{ kind: 'tool_refused', tool: 'remote', code: 'remote_ref', message: events[0]?.message }]);
+  });
+
+  it('leaves malformed tools out of what a strict v1 Client lists, the refusal in _meta, and refuses a call to one', async () => {
+    const list = [
+      { name: 'add', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } } },
+      { name: 'no_schema' },
+      { name: 'null_schema', inputSchema: null },
+      { name: 'string_root', inputSchema: { type: 'string' } },
+      { name: 'remote', inputSchema: { type: 'object', properties: { p: { $ref: 'https://example.com/p.json' } } } },
+    ] as unknown as Tool[];
+    const { client, seen } = await connect({}, undefined, list);
+    // The SDK Client parses the list strictly (ListToolsResultSchema): one malformed tool relayed would fail it whole.
+    const { tools, _meta } = await client.listTools();
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ['add'],
+    );
+    const refused = (_meta as Record<string, { name: string; code: string; message: string }[]>)['io.schemaval/refused'];
+    assert.deepEqual(
+      refused?.map((r) => [r.name, r.code]),
+      [
+        ['no_schema', 'invalid_tool'],
+        ['null_schema', 'invalid_tool'],
+        ['string_root', 'invalid_tool'],
+        ['remote', 'remote_ref'],
+      ],
+    );
+    assert.match(refused?.[0]?.message ?? '', /^tool "no_schema" has no "inputSchema"/);
+    const call = await rejected(client.callTool({ name: 'string_root', arguments: {} }));
+    assert.equal(call.code, -32602);
+    assert.equal((call.data as { code?: string }).code, 'invalid_tool');
+    assert.match(
+      call.message,
+      /Tool "string_root" is refused by schema policy \(invalid_tool: tool "string_root": "inputSchema" has "type": "string"/,
+    );
+    const unknown = await rejected(client.callTool({ name: 'nowhere', arguments: {} }));
+    assert.equal(unknown.message, `MCP error -32602: ${unknownToolMessage('nowhere')}`);
+    assert.equal((await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } })).isError, undefined);
+    assert.deepEqual(
+      seen.calls.map((c) => c.name),
+      ['add'],
+    );
   });
 
   it('answers an invalid tools/call with -32602 and never forwards it', async () => {

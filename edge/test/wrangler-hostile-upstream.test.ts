@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, type McpError } from '@modelcontextprotocol/sdk/types.js';
+import { maxToolListPages } from '../../src/mcp/index.ts';
 import {
   canary,
   createHostileUpstream,
@@ -23,8 +24,8 @@ const maxBytes = 1024 * 1024;
 const capMs = 8_000;
 /** Per test: a few capped requests each. */
 const perTest = { timeout: 40_000 };
-/** Most `tools/list` pages one call to an unknown tool may cost (issue #10 saw 100; the contract says "bounded"). */
-const maxPagesPerCall = 10;
+/** Most `tools/list` pages one call to an unknown tool may cost: every surface's listing bound (src/mcp, issue 18). */
+const maxPagesPerCall = maxToolListPages;
 
 interface RpcError {
   readonly code: number;
