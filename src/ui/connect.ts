@@ -10,7 +10,7 @@ import {
   withSchemaValidation,
 } from '../host/browser.ts';
 import type { ElicitationRequest } from './elicitation-dialog.ts';
-import { type PageClient, withModernValidation } from './modern-client.ts';
+import { listAsSent, type PageClient, withModernValidation } from './modern-client.ts';
 
 export interface ConnectOptions {
   /** The gateway's MCP endpoint (the page's own origin, `/mcp`). */
@@ -85,7 +85,7 @@ export function describeConnectError(error: unknown, server: string): string {
     return `${named} is not on the gateway's allow-list (ALLOWED_UPSTREAMS), so it was not contacted. Add it to the list to connect (docs/ui.md).`;
   }
   const code = (error as { data?: { code?: unknown } }).data?.code;
-  const message = error instanceof Error ? error.message.replace(/^MCP error -?\d+: /, '') : String(error);
+  const message = inWords(error instanceof Error ? error.message.replace(/^MCP error -?\d+: /, '') : String(error), named);
   switch (code) {
     case 'upstream_unreachable':
       return `The gateway could not reach ${named}: is it running, and is this its MCP endpoint?`;
@@ -96,6 +96,20 @@ export function describeConnectError(error: unknown, server: string): string {
     default:
       return `${named}: ${message} (${String(code)})`;
   }
+}
+
+/**
+ * An SDK message in one line for a person: its check of a result ("Invalid result for tools/list: [{…zod issues…}]")
+ * said in words, without the dump, and any other message on one line of at most 300 characters.
+ */
+function inWords(message: string, named: string): string {
+  const invalid = /^(?:.*?: )?Invalid result for ([\w/]+)\b/.exec(message);
+  if (invalid !== null) return `${named} sent a ${invalid[1]} answer that is not valid MCP, so the page cannot use it`;
+  // The v1 SDK throws a bare ZodError: its message is the issue list as JSON.
+  if (/^\s*\[\s*\{[\s\S]*"code"[\s\S]*"path"/.test(message))
+    return `${named} sent an answer that is not valid MCP, so the page cannot use it`;
+  const line = message.replace(/\s+/g, ' ').trim();
+  return line.length > 300 ? `${line.slice(0, 299)}…` : line;
 }
 
 /** The server refused the 2025-11-25 `initialize` as an unsupported revision (-32022): it may speak only 2026-07-28. */
@@ -140,7 +154,7 @@ async function connectLegacy(url: URL, options: ConnectOptions): Promise<PageCli
 /** The v2 client's own output check is left to the page's worker (a warning, as on the v1 path): it passes all. */
 const passThrough = { getValidator: () => (input: unknown) => ({ valid: true as const, data: input as never, errorMessage: undefined }) };
 
-async function connectModern(url: URL, options: ConnectOptions): Promise<PageClient> {
+export async function connectModern(url: URL, options: ConnectOptions): Promise<PageClient> {
   const client = withElicitationValidation(
     new ModernClient(
       { name: 'schemaval-demo-page', version: '0.1.0' },
@@ -157,6 +171,8 @@ async function connectModern(url: URL, options: ConnectOptions): Promise<PageCli
     const signal = (ctx as { mcpReq?: { signal?: AbortSignal } }).mcpReq?.signal ?? new AbortController().signal;
     return (await options.elicit({ message: params.message, requestedSchema: params.requestedSchema }, signal)) as never;
   });
-  await client.connect(new ModernTransport(url, { fetch: gatewayFetch }));
+  const transport = new ModernTransport(url, { fetch: gatewayFetch });
+  await client.connect(transport);
+  listAsSent(transport);
   return withModernValidation(client, options);
 }

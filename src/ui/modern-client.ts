@@ -2,9 +2,11 @@
 // initialize; elicitation arrives as MRTR rounds, answered through its `elicitation/create` handler), with the same
 // schema policy as the v1 path: each listed tool compiled by the worker validator (refused ones left out), arguments
 // checked before a call is sent, structuredContent checked against outputSchema (a warning, as on the v1 path).
-import type { Client as ModernClient } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, Client as ModernClient, StandardSchemaV1, Transport } from '@modelcontextprotocol/client';
 import type { CallToolResult, ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { type SchemaValidationOptions, toolRefusal, type Validator } from '../host/browser.ts';
+import { refusedToolMessage, unknownToolMessage } from '../mcp/call-messages.ts';
+import { readToolListPage } from '../mcp/tool-list-result.ts';
 import type { ToolVerdict } from '../protocol/tool.ts';
 
 /** What the page needs of a connected client, whichever revision it speaks. */
@@ -30,39 +32,85 @@ const refused = (message: string, code: string, issues?: Issues): Error =>
 
 const listing = (issues: Issues): string => issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
 
+const asSentKey = Symbol('tools/list result as sent');
+
+/**
+ * Keeps each `tools/list` result as the server sent it. The v2 client checks every result against the spec's wire
+ * schema before a caller's result schema sees it, so one tool with no `inputSchema` or a `"type":"string"` root
+ * fails the whole list with a zod dump. Called after `connect` (the client has set `onmessage` by then), it hands
+ * the client each complete `tools/list` answer without its tools and cursor, the real result kept beside it under a
+ * symbol the client copies along; `asSent` gives that back. Same technique as src/cli/list-as-sent.ts.
+ */
+export function listAsSent(transport: Transport): void {
+  const listIds = new Set<unknown>();
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    const { method, id } = message as { method?: unknown; id?: unknown };
+    if (method === 'tools/list' && id !== undefined) listIds.add(id);
+    return send(message, options);
+  };
+  const deliver = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    const { id, result } = message as { id?: unknown; result?: unknown };
+    const resultType = (result as { resultType?: unknown } | null | undefined)?.resultType;
+    const complete = resultType === undefined || resultType === 'complete';
+    if (id !== undefined && listIds.delete(id) && complete && typeof result === 'object' && result !== null && !Array.isArray(result)) {
+      const { nextCursor: _cursor, ...rest } = result as Record<string, unknown>;
+      deliver?.({ ...message, result: { ...rest, tools: [], [asSentKey]: result } } as JSONRPCMessage, extra);
+      return;
+    }
+    deliver?.(message, extra);
+  };
+}
+
+/** A result schema that gives back the result as sent (see `listAsSent`), else the value itself. */
+const asSent: StandardSchemaV1<unknown> = {
+  '~standard': {
+    version: 1,
+    vendor: 'schemaval',
+    validate: (value) => ({
+      value: (typeof value === 'object' && value !== null ? (value as { [asSentKey]?: unknown })[asSentKey] : undefined) ?? value,
+    }),
+  },
+};
+
 /** Wraps a connected v2 client (pinned to 2026-07-28) with the page's schema checks. */
 export function withModernValidation(client: ModernClient, options: ModernValidationOptions): PageClient {
   const { validator, onWarning: warn } = options;
   const verdicts = new Map<string, ToolVerdict>();
 
+  // The page reads tools/list as sent (`listAsSent` on the transport, in connect.ts): the SDK's own check of the list
+  // would fail it whole for one malformed tool; here each tool gets the engine's verdict (`invalid_tool`).
   const listTools = async (params?: { cursor?: string }): Promise<ListToolsResult> => {
-    const result = (await client.listTools(params)) as unknown as ListToolsResult;
-    const compiled = result.tools.length > 0 ? await validator.compileTools(result.tools) : [];
+    const page = readToolListPage(await client.request({ method: 'tools/list', params }, asSent));
+    if (!page.ok) throw new Error(`The server's tools/list answer cannot be read: ${page.message}`);
+    const listed = page.tools;
+    const compiled = listed.length > 0 ? await validator.compileTools(listed) : [];
     const accepted: Tool[] = [];
-    for (const [i, tool] of result.tools.entries()) {
+    for (const [i, tool] of listed.entries()) {
       const verdict = compiled[i] as ToolVerdict;
-      verdicts.set(tool.name, verdict);
+      const name = verdict.name;
+      verdicts.set(name, verdict);
       for (const side of [verdict.input, verdict.output]) {
-        if (side !== null && !side.ok) warn({ tool: tool.name, code: side.code, message: side.message });
+        if (side !== null && !side.ok) warn({ tool: name, code: side.code, message: side.message });
       }
-      for (const warning of verdict.warnings) warn({ tool: tool.name, code: warning.code, message: warning.message });
-      if (verdict.verdict === 'accepted') accepted.push(tool);
+      for (const warning of verdict.warnings) warn({ tool: name, code: warning.code, message: warning.message });
+      if (verdict.verdict === 'accepted') accepted.push(tool as Tool);
     }
     options.onVerdicts({ verdicts: compiled, fromCache: 0, compiled: compiled.length });
-    return { ...result, tools: accepted };
+    return {
+      ...(page.rest as Partial<ListToolsResult>),
+      tools: accepted,
+      ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
+    };
   };
 
   const callTool = async (params: { name: string; arguments?: Record<string, unknown> }): Promise<CallToolResult> => {
     const { name } = params;
     const verdict = verdicts.get(name);
-    if (verdict === undefined) throw refused(`Tool "${name}" was not listed; the call was not sent`, 'unknown_tool');
+    if (verdict === undefined) throw refused(unknownToolMessage(name), 'unknown_tool');
     const refusal = toolRefusal(verdict);
-    if (refusal !== undefined) {
-      throw refused(
-        `Tool "${name}" is refused by schema policy (${refusal.code}: ${refusal.message}); the call was not sent`,
-        refusal.code,
-      );
-    }
+    if (refusal !== undefined) throw refused(refusedToolMessage(name, refusal), refusal.code);
     const checked = await validator.validateArguments(verdict.fingerprint, params.arguments ?? {});
     if ('refused' in checked) {
       throw refused(`Tool "${name}": arguments cannot be checked (${checked.refused.code}); the call was not sent`, checked.refused.code);

@@ -55,7 +55,9 @@ export function createStatusBar(): StatusBar {
     setConnection(state, detail) {
       connection.dataset.state = state;
       const text = { connecting: 'Connecting to /mcp…', connected: 'Connected to /mcp', failed: 'Connection failed' }[state];
-      connection.textContent = detail === undefined ? text : `${text}: ${detail}`;
+      // One line, whatever the detail holds (an error's message may span lines or carry a dump).
+      const line = detail?.replace(/\s+/g, ' ').trim();
+      connection.textContent = line === undefined || line === '' ? text : `${text}: ${line.length > 300 ? `${line.slice(0, 299)}…` : line}`;
     },
     setVerdicts(counts) {
       local = counts;
