@@ -1,12 +1,12 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   type CallToolRequest,
   type CallToolResult,
   CallToolResultSchema,
+  LATEST_PROTOCOL_VERSION,
   type ListToolsRequest,
   type ListToolsResult,
-  ListToolsResultSchema,
+  ResultSchema,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { toolListRefusals, toolRefusal } from '../engine/compile-tool.ts';
@@ -14,6 +14,9 @@ import { toolFingerprint } from '../engine/fingerprint.ts';
 import { formatIssues } from '../engine/format-issue.ts';
 import { engineVersion } from '../engine/index.ts';
 import { policyHash, resolvePolicy } from '../engine/policy.ts';
+import { refusedToolMessage, unknownToolMessage } from '../mcp/call-messages.ts';
+import { maxToolListPages, maxToolsPerListing } from '../mcp/tool-list-limits.ts';
+import { readToolListPage } from '../mcp/tool-list-result.ts';
 import type { Issue } from '../protocol/issue.ts';
 import type { ValidationOutcome } from '../protocol/outcome.ts';
 import type { Policy } from '../protocol/policy.ts';
@@ -63,8 +66,84 @@ interface Entry {
 /** A check's outcome, or the message of a check that overran its time budget. */
 type Checked = ValidationOutcome | { readonly timedOut: string };
 
-/** At most this many `tools/list` pages are read when a call names a tool the adapter has not seen. */
-const maxPages = 100;
+/**
+ * What the adapter needs of an MCP client: the `@modelcontextprotocol/sdk` v1 `Client` and the
+ * `@modelcontextprotocol/client` 2.x `Client` both have it, each with its own signatures.
+ */
+export interface McpClientLike {
+  request(...args: never[]): Promise<unknown>;
+  listTools(...args: never[]): Promise<unknown>;
+  callTool(...args: never[]): Promise<unknown>;
+  setRequestHandler(...args: never[]): unknown;
+}
+
+/** The v2 client's own surface the adapter uses (the v1 client has no `getNegotiatedProtocolVersion`). */
+interface ModernClient {
+  getNegotiatedProtocolVersion(): string | undefined;
+  callTool(params: CallToolRequest['params'], options?: RequestOptions): Promise<CallToolResult>;
+}
+
+/**
+ * The v2 client checks a `tools/list` result against its own strict schema in its codec, before any result schema a
+ * caller passes, so one malformed tool fails the listing there. Its transport is therefore watched: the `tools`
+ * of each `tools/list` response are moved under this key and an empty list is left in their place, which its
+ * schema passes; `listTools` reads them back and judges them one by one.
+ */
+const heldTools = Symbol('schemaval.heldTools');
+
+/** The minimal Transport surface (the MCP SDK's public interface). */
+interface WatchedTransport {
+  send(message: unknown, ...rest: unknown[]): Promise<void>;
+  onmessage?: ((message: unknown, ...rest: unknown[]) => void) | undefined;
+}
+
+const watched = new WeakSet<object>();
+
+function holdToolLists(transport: WatchedTransport): void {
+  if (watched.has(transport)) return;
+  watched.add(transport);
+  const pending = new Set<unknown>();
+  const send = transport.send.bind(transport);
+  transport.send = (message, ...rest) => {
+    const { method, id } = (message ?? {}) as { method?: unknown; id?: unknown };
+    if (method === 'tools/list' && id !== undefined) pending.add(id);
+    return send(message, ...rest);
+  };
+  let inner = transport.onmessage;
+  const outer = (message: unknown, ...rest: unknown[]): void => {
+    const { id, result } = (message ?? {}) as { id?: unknown; result?: unknown };
+    const held =
+      id !== undefined &&
+      pending.delete(id) &&
+      typeof result === 'object' &&
+      result !== null &&
+      Array.isArray((result as { tools?: unknown }).tools);
+    inner?.(
+      held
+        ? { ...(message as object), result: { ...(result as object), tools: [], [heldTools]: (result as { tools: unknown[] }).tools } }
+        : message,
+      ...rest,
+    );
+  };
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    enumerable: true,
+    get: () => (inner === undefined ? undefined : outer),
+    set: (handler: WatchedTransport['onmessage']) => {
+      inner = handler;
+    },
+  });
+}
+
+/** A result schema (Standard Schema) that takes the value as it is: the envelope is read by `readToolListPage`. */
+const asSent = { '~standard': { version: 1, vendor: 'schemaval', validate: (value: unknown) => ({ value }) } } as const;
+
+/** The request surface both clients share: a method, its params, a result schema the client validates with. */
+type RequestWithSchema = (
+  request: { method: string; params?: unknown },
+  resultSchema: unknown,
+  options?: RequestOptions,
+) => Promise<unknown>;
 
 /**
  * Makes an MCP `Client` enforce every schema its servers hand it (docs/architecture.md#host-adapter): refused tools are left out of
@@ -72,7 +151,7 @@ const maxPages = 100;
  * `outputSchema`; elicitation answers are checked against `requestedSchema` before they are relayed.
  * Returns the same client, its methods wrapped.
  */
-export function withSchemaValidation<C extends Client>(client: C, options: SchemaValidationOptions): C {
+export function withSchemaValidation<C extends McpClientLike>(client: C, options: SchemaValidationOptions): C {
   const validator = options.validator;
   const checkArguments = options.arguments ?? true;
   const output = options.structuredContent ?? 'warn';
@@ -82,35 +161,62 @@ export function withSchemaValidation<C extends Client>(client: C, options: Schem
   const policy = validator.policy ?? resolvePolicy();
   const keyPrefix = `${engineVersion}|cfworker-4.1.6|${policyHash(policy)}|`;
   const registry = new Map<string, Entry>();
+  const request = (client.request as unknown as RequestWithSchema).bind(client);
+  const modern =
+    typeof (client as unknown as Partial<ModernClient>).getNegotiatedProtocolVersion === 'function'
+      ? (client as unknown as ModernClient)
+      : undefined;
+  const sendModernCall = modern?.callTool.bind(client);
+  // The v2 client's transport, now or once connected, hands tools/list results over held (see heldTools).
+  if (modern !== undefined) {
+    const current = (client as unknown as { transport?: WatchedTransport }).transport;
+    if (current !== undefined) holdToolLists(current);
+    const connect = (client as unknown as { connect: (transport: WatchedTransport, ...rest: unknown[]) => Promise<void> }).connect.bind(
+      client,
+    );
+    Object.assign(client, {
+      connect: (transport: WatchedTransport, ...rest: unknown[]) => {
+        holdToolLists(transport);
+        return connect(transport, ...rest);
+      },
+    });
+  }
+  // The revision decides one rule (an outputSchema root other than "type": "object" is malformed before 2026-07-28);
+  // the v1 client speaks at most its LATEST_PROTOCOL_VERSION.
+  const revision = (): string | undefined => (modern === undefined ? LATEST_PROTOCOL_VERSION : modern.getNegotiatedProtocolVersion());
 
   // The names on each page of the current listing (a call without a cursor starts one): pages make one list, so a
   // name repeated on a later page is a duplicate too. A page read again replaces itself.
   let pages = new Map<string, readonly string[]>();
   let counts = new Map<string, number>();
 
-  const admit = async (tools: readonly Tool[]): Promise<Tool[]> => {
-    // The list's own verdicts (a malformed or duplicated name) come first, decided over the whole list: a cached
-    // verdict for one definition must not let a duplicate through, and such a verdict is never cached. The
-    // registry keeps the last entry of a name, so a duplicate refuses the name's earlier definitions too.
-    const forced = toolListRefusals(tools, counts);
+  const admit = async (tools: readonly unknown[]): Promise<Tool[]> => {
+    // The list's own verdicts (a malformed or duplicated name, a definition MCP calls malformed) come first, decided
+    // over the whole list: a cached verdict for one definition must not let a duplicate through, and such a verdict
+    // is never cached. The registry keeps the last entry of a name, so a duplicate refuses the name's earlier
+    // definitions too. Whatever is not refused here is an object with a string name and an object inputSchema.
+    const forced = toolListRefusals(tools, counts, revision());
     const judged = (i: number): boolean => forced[i] === undefined;
-    const prints = await Promise.all(tools.map((tool, i) => (judged(i) ? toolFingerprint(tool).catch(() => '') : '')));
+    const prints = await Promise.all(tools.map((tool, i) => (judged(i) ? toolFingerprint(tool as Tool).catch(() => '') : '')));
     const cached = await Promise.all(prints.map((print) => (print === '' ? undefined : cache.get(keyPrefix + print))));
-    const fresh = tools.filter((_, i) => judged(i) && cached[i] === undefined);
+    const fresh = tools.filter((_, i) => judged(i) && cached[i] === undefined) as Tool[];
     const compiled = fresh.length > 0 ? await validator.compileTools(fresh) : [];
     let next = 0;
     const accepted: Tool[] = [];
     const verdicts: ToolVerdict[] = [];
-    for (const [i, tool] of tools.entries()) {
+    for (const [i, entry] of tools.entries()) {
       const fromCache = cached[i];
       const verdict = forced[i] ?? fromCache ?? (compiled[next++] as ToolVerdict);
       verdicts.push(verdict);
       if (judged(i) && fromCache === undefined && prints[i] !== '') await cache.set(keyPrefix + prints[i], verdict);
-      registry.set(tool.name, { tool, verdict, compiled: judged(i) && fromCache === undefined });
+      // An entry with a string name is registered even when refused, so a call to it says why (`tools[3]` is no name).
+      const tool = entry as Tool;
+      const named = typeof (entry as { name?: unknown } | null)?.name === 'string';
+      if (named) registry.set(tool.name, { tool, verdict, compiled: judged(i) && fromCache === undefined });
       for (const side of [verdict.input, verdict.output]) {
-        if (side !== null && !side.ok) warn({ tool: tool.name, code: side.code, message: side.message });
+        if (side !== null && !side.ok) warn({ tool: verdict.name, code: side.code, message: side.message });
       }
-      for (const warning of verdict.warnings) warn({ tool: tool.name, code: warning.code, message: warning.message });
+      for (const warning of verdict.warnings) warn({ tool: verdict.name, code: warning.code, message: warning.message });
       if (verdict.verdict === 'accepted') accepted.push(tool);
     }
     options.onVerdicts?.({ verdicts, fromCache: cached.filter((verdict) => verdict !== undefined).length, compiled: fresh.length });
@@ -118,30 +224,53 @@ export function withSchemaValidation<C extends Client>(client: C, options: Schem
   };
 
   const listTools = async (params?: ListToolsRequest['params'], requestOptions?: RequestOptions): Promise<ListToolsResult> => {
-    // The SDK's own listTools would compile output schemas with its validator on this thread; we do it in ours.
-    const result = await client.request({ method: 'tools/list', params }, ListToolsResultSchema, requestOptions);
+    // The SDK's own listTools would compile output schemas with its validator on this thread, and its strict result
+    // schema fails the whole list for one malformed tool: the result is read leniently (only its envelope) and
+    // each entry judged here (docs/decisions/015-malformed-tools-excluded.md).
+    const raw = await request(
+      { method: 'tools/list', ...(params === undefined ? {} : { params }) },
+      modern === undefined ? ResultSchema : asSent,
+      requestOptions,
+    );
+    const { [heldTools]: held, ...sent } = (raw ?? {}) as { [heldTools]?: unknown };
+    const result = readToolListPage(held === undefined ? raw : { ...sent, tools: held });
+    if (!result.ok) throw new Error(`schemaval: ${result.message}`);
     const page = params?.cursor ?? '';
     if (params?.cursor === undefined) [pages, counts] = [new Map(), new Map()];
     for (const name of pages.get(page) ?? []) counts.set(name, (counts.get(name) ?? 1) - 1);
-    const tools = await admit(result.tools);
-    pages.set(
-      page,
-      result.tools.map((tool) => tool.name),
-    );
-    for (const tool of result.tools) counts.set(tool.name, (counts.get(tool.name) ?? 0) + 1);
+    pages.delete(page);
+    // One listing holds at most maxToolsPerListing tools over all its pages; what lies past it is not listed.
+    const before = [...pages.values()].reduce((sum, names) => sum + names.length, 0);
+    const room = Math.max(0, maxToolsPerListing - before);
+    const entries = result.tools.slice(0, room);
+    if (entries.length < result.tools.length) {
+      warn({
+        tool: '',
+        code: 'too_many_tools',
+        message: `tools/list holds more than ${maxToolsPerListing} tools; ${result.tools.length - entries.length} were left out`,
+      });
+    }
+    const tools = await admit(entries);
+    const names = entries.flatMap((entry) => {
+      const name = (entry as { name?: unknown } | null)?.name;
+      return typeof name === 'string' ? [name] : [];
+    });
+    pages.set(page, names);
+    for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
     // Keep the SDK's task-support bookkeeping for accepted tools, without its output validators.
     (client as unknown as { cacheToolMetadata?: (tools: Tool[]) => void }).cacheToolMetadata?.(
       tools.map((tool) => ({ ...tool, outputSchema: undefined })),
     );
-    return { ...result, tools };
+    return { ...result.rest, tools, ...(result.nextCursor === undefined ? {} : { nextCursor: result.nextCursor }) } as ListToolsResult;
   };
 
   const listAll = async (requestOptions?: RequestOptions): Promise<void> => {
     let cursor: string | undefined;
-    for (let page = 0; page < maxPages; page++) {
+    for (let page = 0; page < maxToolListPages; page++) {
       const result = await listTools(cursor === undefined ? undefined : { cursor }, requestOptions);
       cursor = result.nextCursor;
-      if (cursor === undefined) return;
+      const listed = [...pages.values()].reduce((sum, names) => sum + names.length, 0);
+      if (cursor === undefined || listed >= maxToolsPerListing) return;
     }
   };
 
@@ -171,11 +300,10 @@ export function withSchemaValidation<C extends Client>(client: C, options: Schem
     return outcome;
   };
 
-  const callTool = async (
-    params: CallToolRequest['params'],
-    resultSchema: typeof CallToolResultSchema = CallToolResultSchema,
-    requestOptions?: RequestOptions,
-  ): Promise<CallToolResult> => {
+  /** v1: `(params, resultSchema?, options?)`; v2: `(params, options?)`. */
+  const callTool = async (params: CallToolRequest['params'], second?: unknown, third?: RequestOptions): Promise<CallToolResult> => {
+    const resultSchema = modern === undefined ? ((second as typeof CallToolResultSchema | undefined) ?? CallToolResultSchema) : undefined;
+    const requestOptions = modern === undefined ? third : (second as RequestOptions | undefined);
     const name = params.name;
     let entry = registry.get(name);
     if (entry === undefined) {
@@ -184,16 +312,12 @@ export function withSchemaValidation<C extends Client>(client: C, options: Schem
       entry = registry.get(name);
     }
     if (entry === undefined) {
-      return refuseCall(name, 'unknown_tool', `Tool "${name}" is not in the server's tool list; the call was not sent`);
+      return refuseCall(name, 'unknown_tool', unknownToolMessage(name));
     }
     const { verdict } = entry;
     const refusal = toolRefusal(verdict);
     if (refusal !== undefined) {
-      return refuseCall(
-        name,
-        refusal.code,
-        `Tool "${name}" is refused by schema policy (${refusal.code}: ${refusal.message}); the call was not sent`,
-      );
+      return refuseCall(name, refusal.code, refusedToolMessage(name, refusal));
     }
     if (checkArguments) {
       if (!entry.compiled) {
@@ -226,7 +350,12 @@ export function withSchemaValidation<C extends Client>(client: C, options: Schem
         );
       }
     }
-    const result = (await client.request({ method: 'tools/call', params }, resultSchema, requestOptions)) as CallToolResult;
+    // v1: the SDK's own callTool would check structuredContent with its validator, so the request goes out directly;
+    // the v2 client drives MRTR rounds in its callTool (and knows no output schema: it listed nothing itself).
+    const result =
+      sendModernCall === undefined
+        ? ((await request({ method: 'tools/call', params }, resultSchema, requestOptions)) as CallToolResult)
+        : await sendModernCall(params, requestOptions);
     if (output !== 'off' && !result.isError && entry.tool.outputSchema !== undefined) await checkOutput(entry, result);
     return result;
   };

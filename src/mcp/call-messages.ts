@@ -12,8 +12,3 @@ export function unknownToolMessage(name: string): string {
 export function refusedToolMessage(name: string, refusal: { readonly code: string; readonly message: string }): string {
   return `Tool "${name}" is refused by schema policy (${refusal.code}: ${refusal.message}); the call was not sent`;
 }
-
-/** The warning for a tool that a listing holds but that is left out of it, refused `code`. */
-export function leftOutToolMessage(refusal: { readonly code: string; readonly message: string }): string {
-  return `left out of tools/list (${refusal.code}): ${refusal.message}`;
-}

@@ -1,6 +1,6 @@
 // MCP rules shared by every surface (host adapter, page, gateway, CLI): pure, no I/O; may import protocol and engine.
 
 export { malformedToolMessage, toolListRefusals } from '../engine/compile-tool.ts';
-export { leftOutToolMessage, refusedToolMessage, unknownToolMessage } from './call-messages.ts';
+export { refusedToolMessage, unknownToolMessage } from './call-messages.ts';
 export { maxToolListPages, maxToolsPerListing } from './tool-list-limits.ts';
 export { readToolListPage, type ToolListPage } from './tool-list-result.ts';
