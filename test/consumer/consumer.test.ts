@@ -7,16 +7,43 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import playwrightConfig from '../../playwright.config.ts';
-import { childEnv, copyFixture, createScratch, expectOk, repoBin, repoRoot, run, type Scratch } from './scratch.ts';
+import {
+  childEnv,
+  copyFixture,
+  createScratch,
+  createSiblingProject,
+  expectOk,
+  installedCopies,
+  repoBin,
+  repoRoot,
+  run,
+  type Scratch,
+} from './scratch.ts';
+
+/** The lowest version of each peer range (`^1.24.0` → `1.24.0`): the hosts below bring these, not our devDependencies. */
+const peerFloor = (name: string): string => {
+  const range = ownManifest.peerDependencies?.[name];
+  const floor = /^\^(\d+\.\d+\.\d+)$/.exec(range ?? '')?.[1];
+  if (floor === undefined) throw new Error(`peerDependencies.${name} is ${range}, not a ^x.y.z range`);
+  return floor;
+};
+const ownManifest = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as Scratch['manifest'] & {
+  devDependencies: Record<string, string>;
+};
+const sdkV1 = peerFloor('@modelcontextprotocol/sdk');
+const sdkV2 = peerFloor('@modelcontextprotocol/client');
+const honoFloor = peerFloor('hono');
 
 let scratch: Scratch;
 
 before(async () => {
-  scratch = await createScratch();
+  // The main host brings its own SDK and hono, at the floor of our ranges (the repository tests the dev pins).
+  scratch = await createScratch([`@modelcontextprotocol/sdk@${sdkV1}`, `hono@${honoFloor}`]);
 });
 
 after(async () => {
@@ -43,6 +70,24 @@ function exportTargets(value: unknown, conditions: string[] = []): { conditions:
 function moduleSubpaths(manifest: Scratch['manifest']): string[] {
   return Object.keys(manifest.exports).filter((subpath) => !subpath.endsWith('.json') && subpath !== './edge');
 }
+
+/** The strictest consumer tsconfig: `skipLibCheck: false`, so our declarations and the SDK's are checked together. */
+const strictConfig = (compilerOptions: { module: string; moduleResolution: string }) => ({
+  compilerOptions: {
+    ...compilerOptions,
+    target: 'es2022',
+    lib: ['es2023', 'dom'],
+    types: ['node'],
+    strict: true,
+    noEmit: true,
+    skipLibCheck: false,
+    verbatimModuleSyntax: true,
+    isolatedModules: true,
+    noUncheckedIndexedAccess: true,
+    exactOptionalPropertyTypes: true,
+  },
+  files: ['consumer.ts'],
+});
 
 const specifier = (subpath: string) => (subpath === '.' ? 'schemaval' : `schemaval/${subpath.slice(2)}`);
 
@@ -77,6 +122,114 @@ describe('the installed package', { concurrency: true }, () => {
     for (const folder of ['test', 'bench', 'e2e', '.ci', 'src', 'edge', 'examples'])
       assert.ok(!shipped.includes(folder), `no ${folder}/ in the tarball`);
     assert.ok(shipped.includes('LICENSE'), 'LICENSE is in the tarball');
+    // The CLI is bundled: it needs none of the peers (or anything else) at run time.
+    const cliFiles = [
+      'cli.js',
+      'node-worker.js',
+      ...(await readdir(join(scratch.packageDir, 'dist/cli-chunks'))).map((f) => `cli-chunks/${f}`),
+    ];
+    for (const file of cliFiles.filter((f) => f.endsWith('.js'))) {
+      // Code lines only: the bundle keeps the comments of what it inlined, usage examples included.
+      const text = (await readFile(join(scratch.packageDir, 'dist', file), 'utf8'))
+        .split('\n')
+        .filter((line) => !/^\s*(\/\/|\/?\*)/.test(line))
+        .join('\n');
+      const bare = [...text.matchAll(/^\s*(?:import|export)\b[^;'"]*?\bfrom\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/gm)]
+        .map((m) => m[1] ?? m[2] ?? '')
+        .filter((spec) => !spec.startsWith('.') && !spec.startsWith('node:'));
+      assert.deepEqual(bare, [], `dist/${file} imports no package`);
+    }
+  });
+
+  it('peers, not pinned copies: the MCP SDKs and hono are peer ranges, zod is not ours', () => {
+    const dependencies = scratch.manifest.dependencies ?? {};
+    for (const name of ['@modelcontextprotocol/sdk', '@modelcontextprotocol/client', 'hono', 'zod'])
+      assert.equal(dependencies[name], undefined, `${name} is not a dependency`);
+    assert.deepEqual(scratch.manifest.peerDependencies, {
+      '@modelcontextprotocol/client': `^${sdkV2}`,
+      '@modelcontextprotocol/sdk': `^${sdkV1}`,
+      hono: `^${honoFloor}`,
+    });
+    assert.deepEqual(scratch.manifest.peerDependenciesMeta, {
+      '@modelcontextprotocol/client': { optional: true },
+      hono: { optional: true },
+    });
+    // The repository's own tests run against the dev pins: the other end of each range.
+    for (const name of Object.keys(scratch.manifest.peerDependencies ?? {}))
+      assert.match(ownManifest.devDependencies[name] ?? '', /^\d+\.\d+\.\d+$/, `${name} is an exact devDependency`);
+  });
+
+  it(`a v1 host with its own SDK (${sdkV1}) and hono (${honoFloor}) has one copy of each`, async (t) => {
+    const sdk = await installedCopies(scratch.dir, '@modelcontextprotocol/sdk');
+    t.diagnostic(`@modelcontextprotocol/sdk: ${sdk.map((c) => `${c.version} at ${c.path}`).join(', ')}`);
+    assert.deepEqual(
+      sdk.map((copy) => copy.version),
+      [sdkV1],
+      "only the host's SDK",
+    );
+    assert.deepEqual(
+      (await installedCopies(scratch.dir, 'hono')).map((copy) => copy.version),
+      [honoFloor],
+    );
+    assert.deepEqual(await installedCopies(scratch.packageDir, '@modelcontextprotocol/sdk'), [], 'nothing nested under schemaval');
+    // npm agrees: the peer is satisfied by the host's copy (npm ls exits non-zero on an invalid or missing peer).
+    const listed = expectOk(
+      'npm ls',
+      await run('npm', ['ls', '@modelcontextprotocol/sdk', '--all', '--json'], { cwd: scratch.dir, timeoutMs: 60_000 }),
+    );
+    const tree = JSON.parse(listed.stdout) as {
+      dependencies?: Record<string, { version: string; dependencies?: Record<string, { version: string }> }>;
+    };
+    assert.equal(tree.dependencies?.['@modelcontextprotocol/sdk']?.version, sdkV1);
+    assert.equal(tree.dependencies?.schemaval?.dependencies?.['@modelcontextprotocol/sdk']?.version, sdkV1);
+  });
+
+  it(`a v2 host (@modelcontextprotocol/client ${sdkV2}): one SDK copy, withElicitationValidation at run time and in strict TypeScript`, async (t) => {
+    const host = await createSiblingProject(scratch, 'v2-host', [`@modelcontextprotocol/client@${sdkV2}`]);
+    t.diagnostic(`npm install (${host.install}) ${Math.round(host.timings.install ?? 0)} ms`);
+    const copies = {
+      client: (await installedCopies(host.dir, '@modelcontextprotocol/client')).map((copy) => copy.version),
+      sdk: (await installedCopies(host.dir, '@modelcontextprotocol/sdk')).map((copy) => copy.version),
+    };
+    t.diagnostic(`copies: ${JSON.stringify(copies)}`);
+    assert.deepEqual(copies.client, [sdkV2]);
+    // schemaval/host still imports v1 SDK values (McpError, the request schemas) at run time, so the v1 SDK is a
+    // required peer that npm installs once for a v2 host too; never a second, pinned copy.
+    assert.equal(copies.sdk.length, 1, 'one v1 SDK copy');
+    const script = [
+      "import { Client } from '@modelcontextprotocol/client';",
+      "import { withElicitationValidation } from 'schemaval/host';",
+      "import { createInlineValidator } from 'schemaval/host/inline';",
+      'const validator = createInlineValidator();',
+      "const client = new Client({ name: 'v2-host', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });",
+      'const same = withElicitationValidation(client, { validator }) === client;',
+      "client.setRequestHandler('elicitation/create', () => ({ action: 'decline' }));",
+      "const outcome = await validator.validate({ type: 'integer' }, 'x');",
+      'console.log(JSON.stringify({ same, valid: outcome.valid }));',
+      '',
+    ];
+    await writeFile(join(host.dir, 'host.mjs'), script.join('\n'));
+    const ran = expectOk('node host.mjs', await run(process.execPath, ['host.mjs'], { cwd: host.dir, timeoutMs: 60_000 }));
+    assert.deepEqual(JSON.parse(ran.stdout.trim()), { same: true, valid: false });
+    const lines = [
+      "import { Client } from '@modelcontextprotocol/client';",
+      "import { createValidator, withElicitationValidation } from 'schemaval/host';",
+      "import { createInlineValidator, type InlineValidatorOptions } from 'schemaval/host/inline';",
+      'const options: InlineValidatorOptions = { timeBudgetMs: 250 };',
+      "export const client: Client = withElicitationValidation(new Client({ name: 'host', version: '1.0.0' }), { validator: createValidator() });",
+      'export const inline = createInlineValidator(options);',
+      '',
+    ];
+    await writeFile(join(host.dir, 'consumer.ts'), lines.join('\n'));
+    await writeFile(
+      join(host.dir, 'tsconfig.json'),
+      `${JSON.stringify(strictConfig({ module: 'nodenext', moduleResolution: 'nodenext' }), null, 2)}\n`,
+    );
+    const checked = await run(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], {
+      cwd: host.dir,
+      timeoutMs: 240_000, // several tsc runs and installs share the machine
+    });
+    assert.equal(checked.code, 0, `tsc reported errors:\n${checked.stdout}${checked.stderr}`);
   });
 
   it('plain Node ESM: the engine, the host in worker mode, and withSchemaValidation around a real SDK Client', async (t) => {
@@ -105,7 +258,7 @@ describe('the installed package', { concurrency: true }, () => {
     ['module nodenext', { module: 'nodenext', moduleResolution: 'nodenext' }],
     ['moduleResolution bundler', { module: 'esnext', moduleResolution: 'bundler' }],
   ] as const) {
-    it(`strict TypeScript consumer (${name}, skipLibCheck: false) typechecks every entry`, async (t) => {
+    it(`strict TypeScript consumer (${name}, skipLibCheck: false) typechecks every entry against the host's SDK ${sdkV1}`, async (t) => {
       const dir = join(scratch.dir, `types-${compilerOptions.moduleResolution}`);
       await mkdir(dir, { recursive: true });
       const subpaths = moduleSubpaths(scratch.manifest);
@@ -114,7 +267,7 @@ describe('the installed package', { concurrency: true }, () => {
         ...subpaths.map((subpath, i) => `import * as entry${i} from '${specifier(subpath)}';`),
         "import { Client } from '@modelcontextprotocol/sdk/client/index.js';",
         "import { createEngine, type Engine } from 'schemaval/engine';",
-        "import { createValidator, type Validator, withSchemaValidation } from 'schemaval/host';",
+        "import { createInlineValidator, createValidator, type Validator, withSchemaValidation } from 'schemaval/host';",
         "import type { ValidationOutcome } from 'schemaval/protocol';",
         '',
         `export const entries = [${subpaths.map((_, i) => `entry${i}`).join(', ')}];`,
@@ -122,32 +275,17 @@ describe('the installed package', { concurrency: true }, () => {
         "export const outcome: Promise<ValidationOutcome> = engine.validate({ type: 'string' }, 'x');",
         'export const validator: Validator = createValidator({ timeBudgetMs: 250 });',
         "export const client: Client = withSchemaValidation(new Client({ name: 'host', version: '1.0.0' }), { validator });",
+        'export const inline: Validator = createInlineValidator({ timeBudgetMs: 250 });',
         '// The declarations are real types, not `any`: a wrong option is an error.',
         '// @ts-expect-error timeBudgetMs is a number',
         "createValidator({ timeBudgetMs: 'soon' });",
         '',
       ];
       await writeFile(join(dir, 'consumer.ts'), lines.join('\n'));
-      const tsconfig = {
-        compilerOptions: {
-          ...compilerOptions,
-          target: 'es2022',
-          lib: ['es2023', 'dom'],
-          types: ['node'],
-          strict: true,
-          noEmit: true,
-          skipLibCheck: false,
-          verbatimModuleSyntax: true,
-          isolatedModules: true,
-          noUncheckedIndexedAccess: true,
-          exactOptionalPropertyTypes: true,
-        },
-        files: ['consumer.ts'],
-      };
-      await writeFile(join(dir, 'tsconfig.json'), `${JSON.stringify(tsconfig, null, 2)}\n`);
+      await writeFile(join(dir, 'tsconfig.json'), `${JSON.stringify(strictConfig(compilerOptions), null, 2)}\n`);
       const result = await run(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], {
         cwd: dir,
-        timeoutMs: 90_000,
+        timeoutMs: 240_000, // several tsc runs and installs share the machine
       });
       t.diagnostic(`tsc (${name}) ${Math.round(result.ms)} ms over ${subpaths.length} entries`);
       assert.equal(result.code, 0, `tsc reported errors:\n${result.stdout}${result.stderr}`);
@@ -179,6 +317,41 @@ describe('the installed package', { concurrency: true }, () => {
       'no Node-only module in the browser bundle',
     );
     await copyFile(join(pageDir, 'index.html'), join(outdir, 'index.html'));
+
+    // The page's main thread carries no engine: createValidator + withSchemaValidation from the installed package,
+    // minified, against the host's own SDK (the engine is in the worker; inline mode is schemaval/host/inline).
+    const mainThread = await build({
+      stdin: {
+        contents: "export { createValidator, withSchemaValidation } from 'schemaval/host';\n",
+        resolveDir: scratch.dir,
+        loader: 'js',
+      },
+      absWorkingDir: scratch.dir,
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'browser',
+      conditions: ['browser'],
+      target: 'es2022',
+      minify: true,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const shipped = Object.entries(Object.values(mainThread.metafile.outputs)[0]?.inputs ?? {})
+      .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
+      .map(([input]) => input);
+    assert.ok(shipped.some((input) => input.includes('node_modules/schemaval/dist/src/host/worker-client.js')));
+    assert.deepEqual(
+      shipped.filter((input) =>
+        /re2js|@cfworker\/json-schema|engine\/(create-engine|compile-schema|validate-instance)\.js|engine\/adapters\//.test(input),
+      ),
+      [],
+      'no engine on the main thread',
+    );
+    const bytes = mainThread.outputFiles[0]?.contents ?? new Uint8Array();
+    t.diagnostic(
+      `main thread (createValidator + withSchemaValidation, SDK ${sdkV1} included): ${(bytes.length / 1024).toFixed(1)} KB minified, ${(gzipSync(bytes).length / 1024).toFixed(1)} KB gzip`,
+    );
 
     const server = await serveStatic(outdir);
     const browser = await chromium.launch(playwrightConfig.use?.launchOptions ?? {});
@@ -263,7 +436,7 @@ describe('the installed package', { concurrency: true }, () => {
     await writeFile(join(dir, 'tsconfig.json'), `${JSON.stringify(tsconfig, null, 2)}\n`);
     const checked = await run(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], {
       cwd: dir,
-      timeoutMs: 90_000,
+      timeoutMs: 240_000, // several tsc runs and installs share the machine
     });
     t.diagnostic(`wrangler types ${Math.round(typed.ms)} ms, tsc (checkJs, workerd types) ${Math.round(checked.ms)} ms`);
     assert.equal(checked.code, 0, `tsc reported errors:\n${checked.stdout}${checked.stderr}`);

@@ -63,12 +63,18 @@ export function expectOk(what: string, result: RunResult): RunResult {
 }
 
 export interface Scratch {
-  /** The scratch project: package.json, node_modules with schemaval installed from the tarball. */
+  /** The scratch project: package.json, node_modules with schemaval installed from the tarball (and `withPackages`). */
   readonly dir: string;
   readonly tarball: string;
   /** The installed package's folder and its package.json. */
   readonly packageDir: string;
-  readonly manifest: { readonly exports: Record<string, unknown>; readonly version: string };
+  readonly manifest: {
+    readonly exports: Record<string, unknown>;
+    readonly version: string;
+    readonly dependencies?: Record<string, string>;
+    readonly peerDependencies?: Record<string, string>;
+    readonly peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+  };
   /** How the tarball was installed: `offline` (npm's cache only) or `prefer-offline` (the registry as fallback). */
   readonly install: 'offline' | 'prefer-offline';
   readonly timings: Record<string, number>;
@@ -76,25 +82,24 @@ export interface Scratch {
 }
 
 /**
- * `npm pack` (whose `prepack` builds dist/), then a scratch project with the tarball and `@types/node` installed
- * from npm's cache. `npm ci` in the repository filled that cache with every runtime dependency.
+ * `npm pack` (whose `prepack` builds dist/), then a scratch project with the tarball, `@types/node` and the host's
+ * own packages (`withPackages`, e.g. its MCP SDK: the package's peers) installed from npm's cache, or the registry
+ * when the cache lacks them. `npm ci` in the repository filled that cache with every runtime dependency.
  */
-export async function createScratch(): Promise<Scratch> {
+export async function createScratch(withPackages: readonly string[] = []): Promise<Scratch> {
   const dir = await mkdtemp(join(tmpdir(), 'schemaval-consumer-'));
   try {
-    return await fillScratch(dir);
+    return await fillScratch(dir, withPackages);
   } catch (error) {
     if (process.env.SCHEMAVAL_KEEP_SCRATCH === undefined) await rm(dir, { recursive: true, force: true });
     throw error;
   }
 }
 
-async function fillScratch(dir: string): Promise<Scratch> {
+async function fillScratch(dir: string, withPackages: readonly string[]): Promise<Scratch> {
   const timings: Record<string, number> = {};
   const packDir = join(dir, 'pack');
-  const projectDir = join(dir, 'project');
   await mkdir(packDir);
-  await mkdir(projectDir);
 
   const packed = expectOk(
     'npm pack',
@@ -104,10 +109,45 @@ async function fillScratch(dir: string): Promise<Scratch> {
   const files = (await readdir(packDir)).filter((name) => name.endsWith('.tgz'));
   if (files.length !== 1) throw new Error(`npm pack left ${files.length} tarballs in ${packDir}`);
   const tarball = join(packDir, files[0]!);
+  const project = await installProject(join(dir, 'project'), tarball, withPackages);
+  return {
+    ...project,
+    tarball,
+    timings: { ...timings, ...project.timings },
+    remove: async () => {
+      if (process.env.SCHEMAVAL_KEEP_SCRATCH === undefined) await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
 
+/**
+ * Another host project beside the first (removed with it), installing the same tarball with other packages of its
+ * own: e.g. a host that brings only the v2 SDK.
+ */
+export async function createSiblingProject(scratch: Scratch, name: string, withPackages: readonly string[]): Promise<Scratch> {
+  const project = await installProject(join(scratch.dir, '..', name), scratch.tarball, withPackages);
+  // Removed with the first project's temp folder.
+  return { ...project, tarball: scratch.tarball, remove: async () => {} };
+}
+
+async function installProject(
+  projectDir: string,
+  tarball: string,
+  withPackages: readonly string[],
+): Promise<Pick<Scratch, 'dir' | 'packageDir' | 'manifest' | 'install' | 'timings'>> {
+  const timings: Record<string, number> = {};
+  await mkdir(projectDir);
   const typesNode = JSON.parse(await readFile(join(repoRoot, 'node_modules/@types/node/package.json'), 'utf8')) as { version: string };
   await writeFile(join(projectDir, 'package.json'), `${JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2)}\n`);
-  const installArgs = ['install', '--no-audit', '--no-fund', '--no-package-lock', tarball, `@types/node@${typesNode.version}`];
+  const installArgs = [
+    'install',
+    '--no-audit',
+    '--no-fund',
+    '--no-package-lock',
+    tarball,
+    `@types/node@${typesNode.version}`,
+    ...withPackages,
+  ];
   let install: Scratch['install'] = 'offline';
   let installed = await run('npm', [...installArgs, '--offline'], { cwd: projectDir, timeoutMs: 180_000 });
   if (installed.code !== 0) {
@@ -121,17 +161,35 @@ async function fillScratch(dir: string): Promise<Scratch> {
 
   const packageDir = join(projectDir, 'node_modules', 'schemaval');
   const manifest = JSON.parse(await readFile(join(packageDir, 'package.json'), 'utf8')) as Scratch['manifest'];
-  return {
-    dir: projectDir,
-    tarball,
-    packageDir,
-    manifest,
-    install,
-    timings,
-    remove: async () => {
-      if (process.env.SCHEMAVAL_KEEP_SCRATCH === undefined) await rm(dir, { recursive: true, force: true });
-    },
+  return { dir: projectDir, packageDir, manifest, install, timings };
+}
+
+/** Every installed copy of `name` under `dir`'s node_modules, nested ones included: `{ path, version }`. */
+export async function installedCopies(dir: string, name: string): Promise<{ path: string; version: string }[]> {
+  const found: { path: string; version: string }[] = [];
+  const visit = async (modules: string): Promise<void> => {
+    let entries: string[];
+    try {
+      entries = await readdir(modules);
+    } catch {
+      return;
+    }
+    const folders = entries.flatMap((entry) => (entry.startsWith('@') ? [] : [entry]));
+    for (const scope of entries.filter((entry) => entry.startsWith('@'))) {
+      for (const inner of await readdir(join(modules, scope)).catch(() => [] as string[])) folders.push(`${scope}/${inner}`);
+    }
+    for (const folder of folders) {
+      if (folder.startsWith('.')) continue;
+      const path = join(modules, folder);
+      if (folder === name) {
+        const { version } = JSON.parse(await readFile(join(path, 'package.json'), 'utf8')) as { version: string };
+        found.push({ path, version });
+      }
+      await visit(join(path, 'node_modules'));
+    }
   };
+  await visit(join(dir, 'node_modules'));
+  return found;
 }
 
 /** Copies a folder of test/consumer/fixtures into the scratch project. */
