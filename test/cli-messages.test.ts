@@ -212,7 +212,7 @@ describe('schemaval --json errors', () => {
           close: async () => {},
         }) as unknown as Validator,
     });
-    const files = { 's.json': schema, '-': '{}', 't.json': '[{"name":"a","inputSchema":{}}]' };
+    const files = { 's.json': schema, '-': '{}', 't.json': '[{"name":"a","inputSchema":{"type":"object"}}]' };
     const timeout = await jsonError(['validate', '--json', '--schema', 's.json'], memoryIo(files), failing('TIMEOUT', 'slow'));
     assert.deepEqual(timeout, { code: 'TIMEOUT', message: 'validation ran past the 250 ms time budget and was stopped' });
     const crashed = await jsonError(

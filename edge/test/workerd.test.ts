@@ -208,7 +208,7 @@ describe('the SchemavalRpc entrypoint over a service binding', () => {
       (result as { name: string; verdict: string }[]).map((t) => [t.name, t.verdict]),
       [
         ['echo', 'accepted'],
-        ['broken', 'accepted'],
+        ['broken', 'refused'],
       ],
     );
   });
