@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { main } from '../../src/cli/main.ts';
 import { createEngine, defaultPolicy, engineVersion } from '../../src/engine/index.ts';
-import { createValidator } from '../../src/host/create-validator.ts';
+import { createInlineValidator } from '../../src/host/inline-validator.ts';
 import { memoryIo } from '../../test/helpers/memory-io.ts';
 import { createApp } from '../src/app.ts';
 import { defaultMaxBodyBytes } from '../src/default-max-body-bytes.ts';
@@ -269,7 +269,7 @@ describe('POST /v1/validate', () => {
 describe('POST /v1/tools', () => {
   it('answers with exactly what `schemaval lint --json` prints for the same tools', async () => {
     const io = memoryIo({ '-': tools });
-    const exit = await main(['lint', '--json', '-'], io, { createValidator: (options) => createValidator({ ...options, mode: 'inline' }) });
+    const exit = await main(['lint', '--json', '-'], io, { createValidator: (options) => createInlineValidator(options) });
     assert.equal(exit, 1, 'examples/tools.json has refused tools');
     const cli = JSON.parse(io.out()) as { tools: { verdict: string }[] };
 
