@@ -14,7 +14,12 @@ export { type SchemavalProviderOptions, schemavalProvider } from './schemaval-pr
 export { type SpawnBrowserWorkerOptions, spawnBrowserWorker } from './spawn-browser-worker.ts';
 export { ValidatorError, type ValidatorErrorCode } from './validator-error.ts';
 export { createMemoryVerdictCache, type VerdictCache } from './verdict-cache.ts';
-export { type SchemaValidationOptions, type SchemaValidationWarning, withSchemaValidation } from './with-schema-validation.ts';
+export {
+  type McpClientLike,
+  type SchemaValidationOptions,
+  type SchemaValidationWarning,
+  withSchemaValidation,
+} from './with-schema-validation.ts';
 export type { LaneEnd, SpawnWorker, WorkerHandle } from './worker-handle.ts';
 
 /** Options of the browser `createValidator`: worker mode only (inline mode: `schemaval/host/inline`). */

@@ -1,12 +1,15 @@
 // `schemaval/host` for Node: worker mode runs the engine in worker_threads.
 
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ValidatorService } from '../protocol/validator-service.ts';
 import { createValidator as createGenericValidator, type Validator, type ValidatorOptions } from './create-validator.ts';
 import { type ElicitationHost, withElicitationValidation as withElicitationValidationOn } from './elicitation-guard.ts';
 import { createInlineValidator } from './inline-validator.ts';
 import { spawnNodeWorker } from './spawn-node-worker.ts';
-import { type SchemaValidationOptions, withSchemaValidation as withSchemaValidationOn } from './with-schema-validation.ts';
+import {
+  type McpClientLike,
+  type SchemaValidationOptions,
+  withSchemaValidation as withSchemaValidationOn,
+} from './with-schema-validation.ts';
 
 export { checkElicitationSchema, elicitationDefaults } from '../engine/check-elicitation-schema.ts';
 export { toolRefusal } from '../engine/compile-tool.ts';
@@ -18,11 +21,11 @@ export { type SchemavalProviderOptions, schemavalProvider } from './schemaval-pr
 export { type SpawnNodeWorkerOptions, spawnNodeWorker } from './spawn-node-worker.ts';
 export { ValidatorError, type ValidatorErrorCode } from './validator-error.ts';
 export { createMemoryVerdictCache, type VerdictCache } from './verdict-cache.ts';
-export type { SchemaValidationOptions, SchemaValidationWarning } from './with-schema-validation.ts';
+export type { McpClientLike, SchemaValidationOptions, SchemaValidationWarning } from './with-schema-validation.ts';
 export type { LaneEnd, SpawnWorker, WorkerHandle } from './worker-handle.ts';
 
 /** `withSchemaValidation` with a worker_threads validator unless one is given. */
-export function withSchemaValidation<C extends Client>(client: C, options: Partial<SchemaValidationOptions> = {}): C {
+export function withSchemaValidation<C extends McpClientLike>(client: C, options: Partial<SchemaValidationOptions> = {}): C {
   return withSchemaValidationOn(client, { ...options, validator: options.validator ?? createValidator() });
 }
 

@@ -4,6 +4,7 @@ import { Client as ModernClient } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { withSchemaValidation as withSchemaValidationInBrowser } from '../../src/host/browser.ts';
 import { createInlineValidator } from '../../src/host/inline-validator.ts';
+import { withSchemaValidation as withSchemaValidationInNode } from '../../src/host/node.ts';
 import { withSchemaValidation } from '../../src/host/with-schema-validation.ts';
 
 /** `true` only when A and B are the same type (not merely assignable either way). */
@@ -20,6 +21,10 @@ export const modernKeepsItsType: Same<typeof modern, ModernClient> = true;
 // The browser entry exports the same function.
 const page = withSchemaValidationInBrowser(new ModernClient({ name: 'page', version: '1.0.0' }), { validator });
 export const pageKeepsItsType: Same<typeof page, ModernClient> = true;
+
+// So does the Node entry (`schemaval/host`), whose validator defaults to a worker.
+const nodeHost = withSchemaValidationInNode(new ModernClient({ name: 'host', version: '1.0.0' }), { validator });
+export const nodeKeepsItsType: Same<typeof nodeHost, ModernClient> = true;
 
 // Each keeps its own method signatures: v1 callTool takes a result schema second, v2 its options.
 export const calls = [
