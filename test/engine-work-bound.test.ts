@@ -7,7 +7,7 @@ import { fixtures } from '../bench/fixtures.ts';
 import { copyJson } from '../src/engine/copy-json.ts';
 import { estimateWork } from '../src/engine/estimate-work.ts';
 import { type CheckedSchema, checkSchema, compileSchema, resolvePolicy } from '../src/engine/index.ts';
-import { withinBound, workBound } from '../src/engine/work-bound.ts';
+import { ceilingTicks, withinBound, workBound } from '../src/engine/work-bound.ts';
 import { instanceFor } from './helpers/instance-arbitrary.ts';
 import { jsonArb } from './helpers/json-values.ts';
 import { schemaArbitrary } from './helpers/schema-arbitrary.ts';
@@ -28,7 +28,7 @@ function compare(schema: CheckedSchema, instance: unknown): { ceiling: number; c
   if (!copied.ok) assert.fail(copied.detail);
   const counted = estimateWork(schema, copied.holder[0], 1e12).work * 16;
   // `work` is rounded up to whole visits.
-  return { ceiling: Math.ceil((bound.perValue * copied.values + bound.perByte * copied.bytes) / 16) * 16, counted };
+  return { ceiling: Math.ceil(ceilingTicks(bound, copied.values, copied.bytes) / 16) * 16, counted };
 }
 
 describe('the static work ceiling', () => {
@@ -137,6 +137,86 @@ describe('the static work ceiling', () => {
       { numRuns: 300, seed: 20261201 },
     );
     assert.ok(compared > 300, `only ${compared} comparisons`);
+  });
+
+  it('holds when locations are long: long keys at depth, long schema names (fast-check)', () => {
+    // Every key applicator, schema names long enough to count, and instances that nest long keys under each other.
+    // Nothing here charges per byte (no pattern or length check; the pattern test above has long keys too), so
+    // the linear part alone has no slack for the locations: without their charge in the ceiling, this fails.
+    const name = fc.constantFrom('a', 'k'.repeat(150), 'n'.repeat(700));
+    const leaf = fc.constantFrom<unknown>(
+      { type: 'integer' },
+      { type: 'string' },
+      true,
+      { anyOf: [{ type: 'string' }, {}] },
+      { additionalProperties: { additionalProperties: {} } },
+    );
+    const schema = fc.letrec<{ node: unknown }>((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        leaf,
+        fc.record(
+          {
+            properties: fc.dictionary(name, tie('node'), { maxKeys: 2 }),
+            additionalProperties: tie('node'),
+            propertyNames: fc.constant({ type: 'string' }),
+            dependentSchemas: fc.dictionary(name, fc.constant({ required: ['a'] }), { maxKeys: 1 }),
+            items: tie('node'),
+            allOf: fc.array(tie('node'), { maxLength: 1 }),
+          },
+          // Always applied to every key, so values under long keys are visited at depth.
+          { requiredKeys: ['additionalProperties'] },
+        ),
+      ),
+    })).node;
+    const key = fc.oneof(
+      name,
+      fc.string({ unit: fc.constantFrom('k', 'n', 'é', '😀'), minLength: 100, maxLength: 900 }),
+      fc.string({ unit: fc.constantFrom('a', 'b', 'k'), minLength: 1, maxLength: 3 }),
+    );
+    const instance = fc.letrec<{ value: unknown }>((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small', maxDepth: 8 },
+        fc.oneof(fc.integer(), fc.string({ maxLength: 5 })),
+        fc.dictionary(key, tie('value'), { maxKeys: 6 }),
+        fc.array(tie('value'), { maxLength: 3 }),
+      ),
+    })).value;
+    // Objects at the top, so the key applicators meet them.
+    const object = fc.dictionary(key, fc.oneof(instance, fc.dictionary(key, instance, { minKeys: 1, maxKeys: 12 })), {
+      minKeys: 1,
+      maxKeys: 6,
+    });
+    let compared = 0;
+    let long = 0;
+    fc.assert(
+      fc.property(schema, fc.array(object, { minLength: 1, maxLength: 3 }), (generated, instances) => {
+        const result = checkSchema(generated, resolvePolicy(), 'annotate');
+        if (!result.ok) return;
+        for (const value of instances) {
+          const found = compare(result.checked, value);
+          if (found === undefined) continue;
+          compared++;
+          if (found.counted > 0 && JSON.stringify(value).length > 300) long++;
+          assert.ok(found.counted <= found.ceiling, `estimate ${found.counted} ticks over the ceiling ${found.ceiling}`);
+        }
+      }),
+      { numRuns: 300, seed: 20261201 },
+    );
+    assert.ok(compared > 300 && long > 50, `only ${compared} comparisons, ${long} with long keys`);
+  });
+
+  it('counts the locations beyond its linear part: 100 values under one 700-character key', () => {
+    // Each value below the long key carries its location; the linear part alone would be under the estimate.
+    const schema = checked({ additionalProperties: { additionalProperties: { type: 'integer' } } });
+    const instance = { ['k'.repeat(700)]: Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`v${i}`, i])) };
+    const bound = workBound(schema);
+    const copied = copyJson(instance, limits);
+    const found = compare(schema, instance);
+    assert.ok(bound !== null && copied.ok && found !== undefined);
+    const linear = bound.perValue * copied.values + bound.perByte * copied.bytes;
+    assert.ok(found.counted > linear, `the estimate charges the locations (${found.counted} > ${linear})`);
+    assert.ok(found.counted <= found.ceiling);
   });
 
   it('has none for schemas whose cost is not linear in the instance: recursion, $recursiveRef, uniqueItems', () => {

@@ -30,8 +30,22 @@ const hashTicks = 4;
  * up and then dropped: about two visits more.
  */
 export const branchTicks = 2 * visit;
+/**
+ * The characters of a visit's location that its visit already pays for. cfworker builds every location by
+ * appending: each child's instance pointer encodes its key (`encodePointer`, ~5–6 ns a character), `properties`
+ * encodes the schema's name into the keyword location too, and on the invalid path every failure's locations are
+ * read (V8 flattens the concatenated string, ~4–5 ns a character, in the adapter's collection). So a visit costs,
+ * beyond its unit, a tick for every `pathCharsPerTick` characters of its path past the first `freePathChars`:
+ * the instance keys above it and the schema names (`properties` names, `patternProperties` patterns, dependent
+ * names) its keyword location holds.
+ */
+export const freePathChars = 128;
+export const pathCharsPerTick = 4;
 // The static ceiling (work-bound.ts) charges what this estimate charges, in the same units.
 export { tick as tickCost, visit as visitTicks };
+
+/** What a visit's location costs beyond its unit, in ticks. */
+const pathTicks = (chars: number): number => (chars > freePathChars ? Math.floor((chars - freePathChars) / pathCharsPerTick) : 0);
 
 type Scan = DuplicateScan & { readonly total: number; readonly rowsCost: number };
 
@@ -57,36 +71,38 @@ export function estimateWork(checked: CheckedSchema, instance: unknown, budget: 
     values: [],
     steps: [],
     anchors: [],
+    paths: [],
     scans: undefined,
     work: 0,
     pairwise: 0,
     hold: true,
   };
-  const { values, steps, anchors } = walk;
-  push(walk, instance, plans.root, null);
+  const { values, steps, anchors, paths } = walk;
+  push(walk, instance, plans.root, null, 0);
   while (values.length > 0 && walk.work <= walk.limit && (walk.hold || walk.work + walk.pairwise <= walk.limit)) {
     const value = values.pop();
     const plan = steps.pop() as Plan;
     let anchor = anchors.pop() as Plan | null;
+    const path = paths.pop() as number;
     if (plan.recursiveAnchor && anchor === null) anchor = plan;
     if (plan.recursiveRef) {
       // The validator first re-enters this very subschema with the static target as anchor, then jumps there.
-      if (anchor === null) push(walk, value, plan.recursiveTarget === null ? null : plan, plan.recursiveTarget);
-      else push(walk, value, anchor, anchor);
+      if (anchor === null) push(walk, value, plan.recursiveTarget === null ? null : plan, plan.recursiveTarget, path);
+      else push(walk, value, anchor, anchor, path);
     }
     if (plan.refOnly) {
-      push(walk, value, plan.ref, anchor);
+      push(walk, value, plan.ref, anchor, path);
       continue;
     }
-    if (plan.hasRef) push(walk, value, plan.ref, anchor);
-    for (const sub of plan.inPlace) push(walk, value, sub, anchor);
+    if (plan.hasRef) push(walk, value, plan.ref, anchor, path);
+    for (const sub of plan.inPlace) push(walk, value, sub, anchor, path);
     const branchAnchor = plan.recursiveAnchor ? anchor : null;
-    for (const sub of plan.branches) push(walk, value, sub, branchAnchor);
+    for (const sub of plan.branches) push(walk, value, sub, branchAnchor, path);
     walk.work += plan.branches.length * branchTicks;
     if (typeof value === 'object' && value !== null) {
       walk.work += plan.structuredEquality * tick;
-      if (Array.isArray(value)) visitArray(walk, plan, value, anchor);
-      else visitObject(walk, plan, value as Record<string, unknown>, anchor);
+      if (Array.isArray(value)) visitArray(walk, plan, value, anchor, path);
+      else visitObject(walk, plan, value as Record<string, unknown>, anchor, path);
     } else {
       walk.work += plan.enumCount * tick;
       if (typeof value === 'string') {
@@ -106,10 +122,14 @@ export function estimateWork(checked: CheckedSchema, instance: unknown, budget: 
 interface Walk {
   readonly limit: number;
   readonly perMultipleOf: number;
-  /** The stack of (instance value, subschema plan, dynamic anchor) still to visit, as three parallel arrays. */
+  /**
+   * The stack of (instance value, subschema plan, dynamic anchor, path characters) still to visit, as parallel
+   * arrays. The path characters are what `pathTicks` charges: instance keys and schema names along the way.
+   */
   readonly values: unknown[];
   readonly steps: Plan[];
   readonly anchors: (Plan | null)[];
+  readonly paths: number[];
   /** `uniqueItems` scans by array (created on the first). */
   scans: Map<readonly unknown[], Scan> | undefined;
   work: number;
@@ -118,21 +138,24 @@ interface Walk {
   hold: boolean;
 }
 
-function push(walk: Walk, value: unknown, plan: Plan | null, anchor: Plan | null): void {
+function push(walk: Walk, value: unknown, plan: Plan | null, anchor: Plan | null, path: number): void {
   if (walk.work > walk.limit) return; // over budget: the rest of a loop costs nothing more
-  walk.work += visit;
+  const located = pathTicks(path);
+  walk.work += visit + located;
   if (plan === null) return; // a boolean subschema: decided at once
   if (typeof value !== 'object' || value === null) {
     // A primitive meets the same subschemas whatever it holds: their sum is computed once per subschema.
     const summed = plan.primitive === undefined ? primitiveCost(plan) : plan.primitive;
     if (summed !== null) {
-      walk.work += primitiveWork(walk, summed, value);
+      // Every subschema visited below sits at the same location (plus short keyword segments, not counted).
+      walk.work += primitiveWork(walk, summed, value) + summed.visits * located;
       return;
     }
   }
   walk.values.push(value);
   walk.steps.push(plan);
   walk.anchors.push(anchor);
+  walk.paths.push(path);
 }
 
 function primitiveWork(walk: Walk, summed: PrimitiveCost, value: unknown): number {
@@ -142,18 +165,19 @@ function primitiveWork(walk: Walk, summed: PrimitiveCost, value: unknown): numbe
   return ticks;
 }
 
-function visitObject(walk: Walk, plan: Plan, object: Record<string, unknown>, anchor: Plan | null): void {
+function visitObject(walk: Walk, plan: Plan, object: Record<string, unknown>, anchor: Plan | null, path: number): void {
   const keys = Object.keys(object);
   walk.work += (keys.length + plan.objectFixed) * tick;
-  if (plan.propertyNames !== undefined) for (const key of keys) push(walk, key, plan.propertyNames, anchor);
+  if (plan.propertyNames !== undefined) for (const key of keys) push(walk, key, plan.propertyNames, anchor, path + key.length);
   for (const [name, sub] of plan.dependents) {
     if (!Object.hasOwn(object, name)) continue;
     if (typeof sub === 'number') walk.work += sub * tick;
-    else push(walk, object, sub, anchor);
+    else push(walk, object, sub, anchor, path + name.length);
   }
   const properties = plan.properties;
+  // A `properties` entry puts its name in both locations: the instance's key and the schema's (the same text).
   if (properties !== undefined)
-    for (const [name, sub] of properties) if (Object.hasOwn(object, name)) push(walk, object[name], sub, anchor);
+    for (const [name, sub] of properties) if (Object.hasOwn(object, name)) push(walk, object[name], sub, anchor, path + 2 * name.length);
   // Which keys match a pattern is not decided here (that would run the patterns): every key is charged as one.
   // The validator compiles each pattern per object and tests every key (about two visits each, plus the key's
   // length times the pattern's ticks per character).
@@ -161,30 +185,31 @@ function visitObject(walk: Walk, plan: Plan, object: Record<string, unknown>, an
     walk.work += length * tick;
     for (const key of keys) {
       walk.work += (2 * visit + key.length * charTicks) * tick;
-      push(walk, object[key], sub, anchor);
+      push(walk, object[key], sub, anchor, path + key.length + length);
     }
   }
   if (plan.additionalProperties !== undefined) {
     const named = plan.propertyNameSet;
-    for (const key of keys) if (!named.has(key)) push(walk, object[key], plan.additionalProperties, anchor);
+    for (const key of keys) if (!named.has(key)) push(walk, object[key], plan.additionalProperties, anchor, path + key.length);
   }
-  if (plan.unevaluatedProperties !== undefined) for (const key of keys) push(walk, object[key], plan.unevaluatedProperties, anchor);
+  if (plan.unevaluatedProperties !== undefined)
+    for (const key of keys) push(walk, object[key], plan.unevaluatedProperties, anchor, path + key.length);
 }
 
-function visitArray(walk: Walk, plan: Plan, array: readonly unknown[], anchor: Plan | null): void {
+function visitArray(walk: Walk, plan: Plan, array: readonly unknown[], anchor: Plan | null, path: number): void {
   if (!plan.arrayWork) return;
   const length = array.length;
   let next = 0;
   for (const tuple of [plan.prefixItems, plan.tupleItems]) {
     const end = Math.min(tuple.length, length);
-    for (; next < end; next++) push(walk, array[next], tuple[next] as Plan | null, anchor);
+    for (; next < end; next++) push(walk, array[next], tuple[next] as Plan | null, anchor, path);
   }
   if (plan.hasItems) {
     const rest = plan.tupleItems.length > 0 ? plan.additionalItems : plan.items;
-    if (rest !== undefined) for (let i = next; i < length; i++) push(walk, array[i], rest, anchor);
+    if (rest !== undefined) for (let i = next; i < length; i++) push(walk, array[i], rest, anchor, path);
   }
-  if (plan.contains !== undefined) for (const item of array) push(walk, item, plan.contains, anchor);
-  if (plan.unevaluatedItems !== undefined) for (let i = next; i < length; i++) push(walk, array[i], plan.unevaluatedItems, anchor);
+  if (plan.contains !== undefined) for (const item of array) push(walk, item, plan.contains, anchor, path);
+  if (plan.unevaluatedItems !== undefined) for (let i = next; i < length; i++) push(walk, array[i], plan.unevaluatedItems, anchor, path);
   if (plan.uniqueItems) chargeUnique(walk, array);
 }
 

@@ -1,16 +1,31 @@
 import type { CheckedSchema } from './check-schema.ts';
-import { branchTicks, tickCost, visitTicks } from './estimate-work.ts';
+import { branchTicks, freePathChars, pathCharsPerTick, tickCost, visitTicks } from './estimate-work.ts';
 import { type Plan, planWork } from './plan-work.ts';
 
 /**
  * A static ceiling on what `estimateWork` would count for any instance, in ticks: at most
- * `perValue × values + perByte × bytes`, where `values` and `bytes` are what `copyJson` counted for the instance
- * (its JSON values and the UTF-8 bytes of its JSON text). When that product is within the budget, the estimate
- * cannot be over it, so the engine can skip the co-walk for small instances and stay bounded by construction.
+ * `perValue × values + perByte × bytes` for the visits and the data they read, where `values` and `bytes` are what
+ * `copyJson` counted for the instance (its JSON values and the UTF-8 bytes of its JSON text), plus what the visits'
+ * locations cost (see `ceilingTicks`). When that is within the budget, the estimate cannot be over it, so the
+ * engine can skip the co-walk for small instances and stay bounded by construction.
  */
 export interface WorkBound {
   readonly perValue: number;
   readonly perByte: number;
+  /** The most characters of schema names (`properties` names, patterns, dependent names) one location can hold. */
+  readonly namePath: number;
+}
+
+/**
+ * The ceiling in ticks for an instance of these counts. A location's cost multiplies with depth, so it is not
+ * linear; but every visit costs the estimate a whole visit, so there are at most `linear / visitTicks` of them,
+ * and no location holds more instance keys than the instance has bytes, nor more schema names than `namePath`.
+ * For a small instance (under `freePathChars` with the names) it adds nothing.
+ */
+export function ceilingTicks(bound: WorkBound, values: number, bytes: number): number {
+  const linear = bound.perValue * values + bound.perByte * bytes;
+  const chars = bytes + bound.namePath;
+  return chars > freePathChars ? linear + (linear / visitTicks) * ((chars - freePathChars) / pathCharsPerTick) : linear;
 }
 
 /** `null`: no static ceiling (references in a cycle, `$recursiveRef`, or `uniqueItems`, whose hashing must run). */
@@ -21,14 +36,14 @@ export function workBound(checked: CheckedSchema): WorkBound | null {
   const known = cache.get(checked);
   if (known !== undefined) return known;
   const root = planWork(checked).root;
-  const bound = root === null ? { perValue: visitTicks, perByte: 0 } : boundOf(root);
+  const bound = root === null ? { perValue: visitTicks, perByte: 0, namePath: 0 } : boundOf(root);
   cache.set(checked, bound);
   return bound;
 }
 
 /** Whether an instance with these counts is certainly within `budget` visits. */
 export function withinBound(bound: WorkBound | null, values: number, bytes: number, budget: number): boolean {
-  return bound !== null && bound.perValue * values + bound.perByte * bytes <= budget * visitTicks;
+  return bound !== null && ceilingTicks(bound, values, bytes) <= budget * visitTicks;
 }
 
 /** The plans a plan applies to the same value: its reference, `not`/`if`/`then`/`else`, branches, dependent schemas. */
@@ -89,9 +104,19 @@ function boundOf(root: Plan): WorkBound | null {
   return bounds.get(root) ?? null;
 }
 
-const absent: WorkBound = { perValue: 0, perByte: 0 };
+const absent: WorkBound = { perValue: 0, perByte: 0, namePath: 0 };
 /** A boolean subschema: one visit, decided at once. */
-const decided: WorkBound = { perValue: visitTicks, perByte: 0 };
+const decided: WorkBound = { perValue: visitTicks, perByte: 0, namePath: 0 };
+
+/** The schema names a plan's successors add to a location, beside each successor (as the estimate adds them). */
+function namedSuccessors(plan: Plan): [number, Plan | null | undefined][] {
+  return [
+    ...successors(plan).map((sub) => [0, sub] as [number, Plan | null | undefined]),
+    ...plan.dependents.map(([name, sub]) => [name.length, typeof sub === 'number' ? undefined : sub] as [number, Plan | null | undefined]),
+    ...(plan.properties ?? []).map(([name, sub]) => [name.length, sub] as [number, Plan | null | undefined]),
+    ...plan.patternProperties.map(([length, , sub]) => [length, sub] as [number, Plan | null | undefined]),
+  ];
+}
 
 function combine(plan: Plan, bounds: ReadonlyMap<Plan, WorkBound>): WorkBound {
   const of = (sub: Plan | null | undefined): WorkBound =>
@@ -137,7 +162,11 @@ function combine(plan: Plan, bounds: ReadonlyMap<Plan, WorkBound>): WorkBound {
     let positional = absent;
     for (const sub of [...plan.prefixItems, ...plan.tupleItems, plan.items, plan.additionalItems]) {
       const bound = of(sub);
-      positional = { perValue: Math.max(positional.perValue, bound.perValue), perByte: Math.max(positional.perByte, bound.perByte) };
+      positional = {
+        perValue: Math.max(positional.perValue, bound.perValue),
+        perByte: Math.max(positional.perByte, bound.perByte),
+        namePath: 0,
+      };
     }
     itemValue = positional.perValue + of(plan.contains).perValue + of(plan.unevaluatedItems).perValue;
     itemByte = positional.perByte + of(plan.contains).perByte + of(plan.unevaluatedItems).perByte;
@@ -145,5 +174,7 @@ function combine(plan: Plan, bounds: ReadonlyMap<Plan, WorkBound>): WorkBound {
 
   const childValue = Math.max(keyValue, itemValue);
   const childByte = Math.max(keyByte, itemByte);
-  return { perValue: sumValue + Math.max(fixed, childValue), perByte: sumByte + ownByte + childByte };
+  let namePath = 0;
+  for (const [chars, sub] of namedSuccessors(plan)) namePath = Math.max(namePath, chars + of(sub).namePath);
+  return { perValue: sumValue + Math.max(fixed, childValue), perByte: sumByte + ownByte + childByte, namePath };
 }
