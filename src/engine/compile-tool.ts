@@ -15,9 +15,32 @@ export interface CompiledTool {
 }
 
 /**
+ * The longest tool name accepted, in characters (Unicode code points): the MCP spec's "Tool names SHOULD be between 1
+ * and 128 characters in length (inclusive)" (2025-11-25 and 2026-07-28, server/tools, "Tool names").
+ */
+export const maxToolNameLength = 128;
+
+/** A name's length in code points; a name of at most 128 UTF-16 units is at most 128 characters, so it is not scanned. */
+function nameLength(name: string): number {
+  return name.length <= maxToolNameLength ? name.length : countCodePoints(name);
+}
+
+function countCodePoints(name: string): number {
+  let count = 0;
+  for (let i = 0; i < name.length; i++) {
+    const code = name.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff && (name.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+    count++;
+  }
+  return count;
+}
+
+/**
  * The verdicts a `tools/list` result forces whatever the tools' schemas say (`invalid_tool`), by index; undefined
  * where the definition is judged by its schemas. Refused: an entry that is not an object with a string `name`; an
- * empty name; a name with a lone UTF-16 surrogate (no canonical form, so no fingerprint); every definition of
+ * empty name; a name over `maxToolNameLength` characters (the MCP spec: names SHOULD be 1–128 characters; a longer
+ * one costs every store and cache it enters, and a message quoting it); a name with a lone UTF-16 surrogate (no
+ * canonical form, so no fingerprint); every definition of
  * a name the list holds more than once, since which one a call means cannot be known (never the last one,
  * silently); and a definition the MCP spec calls malformed (`malformedToolMessage`), which is left out so that it
  * does not take the other tools down with it (docs/decisions/015-malformed-tools-excluded.md). A duplicate's
@@ -44,6 +67,8 @@ export function toolListRefusals(
     const definition = tools[i] as { name: string; inputSchema?: unknown; outputSchema?: unknown };
     // An empty name is wrong whatever the list holds, so that verdict keeps the definition's fingerprint.
     if (name === '') return refusedTool(name, `tools[${i}] has an empty "name"`, toolFingerprintIfAny(definition));
+    const length = nameLength(name);
+    if (length > maxToolNameLength) return refusedTool(name, `tool name ${quoted} is ${length} characters long: over ${maxToolNameLength}`);
     if (jsonKeyBytes(name) < 0) return refusedTool(name, `tool name ${quoted} holds a lone UTF-16 surrogate: not well-formed Unicode`);
     const count = counts.get(name) ?? 1;
     if (count > 1) return refusedTool(name, `tool name ${quoted} appears ${count} times in this list: every definition of it is refused`);
