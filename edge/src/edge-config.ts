@@ -26,7 +26,7 @@ export interface EdgeConfig {
   readonly outputPolicy: OutputPolicy;
   /** Longest wait for the upstream's headers, and for each read while an answer is due (default 30 s). */
   readonly upstreamTimeoutMs: number;
-  /** Largest upstream JSON body, SSE event or SSE stream (default 16 MiB). */
+  /** Largest upstream JSON body, SSE event or SSE stream (default 4 MiB, `defaultUpstreamMaxBytes`). */
   readonly upstreamMaxBytes: number;
   /** HMAC key of the MRTR requestState envelope; null: a random key per isolate (dev only: envelopes do not cross isolates). */
   readonly requestStateSecret: string | null;
@@ -37,6 +37,14 @@ export class EdgeConfigError extends Error {
   override readonly name = 'EdgeConfigError';
   readonly code = 'MISCONFIGURED';
 }
+
+/**
+ * The default `UPSTREAM_MAX_BYTES`: 4 MiB. A real server's whole `tools/list` is far smaller (80 servers' 1,728 tools
+ * are ~2.2 MiB together; the largest real schema ~230 KiB), and every upstream byte read costs the isolate its text,
+ * its parsed form, the definitions stored and the answer re-serialised (docs/edge.md, "Memory budget"). The same as
+ * the client's message bound. At 16 MiB one forged session's 11.6 MB list took 1.7-3.4 s of CPU in workerd (issue 17).
+ */
+export const defaultUpstreamMaxBytes = 4 * 1024 * 1024;
 
 const outputPolicies: readonly string[] = ['warn', 'enforce', 'off'] satisfies OutputPolicy[];
 
@@ -52,7 +60,7 @@ export function readEdgeConfig(vars: EdgeVars): EdgeConfig {
     corsOrigins: list(vars.CORS_ORIGINS).map(origin),
     outputPolicy: outputPolicy as OutputPolicy,
     upstreamTimeoutMs: positiveInteger('UPSTREAM_TIMEOUT_MS', vars.UPSTREAM_TIMEOUT_MS, 30_000),
-    upstreamMaxBytes: positiveInteger('UPSTREAM_MAX_BYTES', vars.UPSTREAM_MAX_BYTES, 16 * 1024 * 1024),
+    upstreamMaxBytes: positiveInteger('UPSTREAM_MAX_BYTES', vars.UPSTREAM_MAX_BYTES, defaultUpstreamMaxBytes),
     requestStateSecret: requestStateSecret(vars.REQUEST_STATE_SECRET),
   };
 }

@@ -1,7 +1,7 @@
 // The Worker's vars (wrangler.jsonc) as the entry reads them: defaults, normalisation, and loud misconfiguration.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { readEdgeConfig } from '../src/edge-config.ts';
+import { defaultUpstreamMaxBytes, readEdgeConfig } from '../src/edge-config.ts';
 
 describe('readEdgeConfig', () => {
   it('reads the wrangler.jsonc defaults as "nothing configured" with the warn output policy', () => {
@@ -11,9 +11,10 @@ describe('readEdgeConfig', () => {
       corsOrigins: [],
       outputPolicy: 'warn',
       upstreamTimeoutMs: 30_000,
-      upstreamMaxBytes: 16 * 1024 * 1024,
+      upstreamMaxBytes: 4 * 1024 * 1024,
       requestStateSecret: null,
     });
+    assert.equal(defaultUpstreamMaxBytes, 4 * 1024 * 1024);
     assert.equal(readEdgeConfig({}).outputPolicy, 'warn');
   });
 
