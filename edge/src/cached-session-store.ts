@@ -1,4 +1,5 @@
-import type { ListPage, SessionStore, StoredTool } from './session-store.ts';
+import { GatewayStateError } from './gateway-error.ts';
+import { isStateTooLarge, type ListPage, maxStateBytes, type SessionStore, type StoredTool, toolsBytes } from './session-store.ts';
 import type { ListKey, ToolCache } from './tool-cache.ts';
 
 /**
@@ -7,11 +8,35 @@ import type { ListKey, ToolCache } from './tool-cache.ts';
  * `cacheScope: "public"`, never answers for this key. Tools are written to both, with their expiry, and a first page
  * replaces the key's list in both, so another isolate finds them too and a dropped tool is gone; stale tools count
  * as unknown, so the gateway lists again. Elicitations always go to the store: an answer may land on another isolate.
+ *
+ * Writes fail closed with a `GatewayStateError`, which the gateway answers as a JSON-RPC error: a page over
+ * `maxStateBytes` is refused before it is sent (so no RPC nears workerd's 32 MiB argument limit), and the key's
+ * list is emptied in both places; a store that refuses or fails (its own bound on the whole list, the RPC limit,
+ * a Durable Object error) drops the key's list from the cache, so nothing half-written serves a call.
  */
-export function withToolCache(store: SessionStore, cache: ToolCache, key: ListKey): SessionStore {
+export function withToolCache(store: SessionStore, cache: ToolCache, key: ListKey, maxBytes = maxStateBytes): SessionStore {
+  const failed = (error: unknown): GatewayStateError =>
+    isStateTooLarge(error)
+      ? new GatewayStateError('state_too_large', `the gateway cannot keep this tool list: ${(error as Error).message.slice(17)}`)
+      : new GatewayStateError('state_unavailable', 'the gateway could not store this session state');
   return {
     async putTools(tools: readonly StoredTool[], page: ListPage): Promise<void> {
-      await store.putTools(cache.remember(key, tools, page), page);
+      const bytes = toolsBytes(tools);
+      if (bytes > maxBytes) {
+        cache.forget(key);
+        // The key's previous list must not answer for the newer one: replaced by nothing (best effort).
+        await store.putTools([], { first: true }).catch(() => undefined);
+        throw new GatewayStateError(
+          'state_too_large',
+          `the gateway cannot keep this tool list: its tools would take ${bytes} bytes of session state: over ${maxBytes}`,
+        );
+      }
+      try {
+        await store.putTools(cache.remember(key, tools, page), page);
+      } catch (error) {
+        cache.forget(key);
+        throw failed(error);
+      }
     },
     async getTool(name: string): Promise<StoredTool | undefined> {
       const cached = cache.own(key, name);
@@ -21,7 +46,13 @@ export function withToolCache(store: SessionStore, cache: ToolCache, key: ListKe
       cache.adopt(key, stored);
       return stored;
     },
-    putElicitation: (id, requestedSchema) => store.putElicitation(id, requestedSchema),
+    async putElicitation(id, requestedSchema) {
+      try {
+        await store.putElicitation(id, requestedSchema);
+      } catch (error) {
+        throw failed(error);
+      }
+    },
     takeElicitation: (id) => store.takeElicitation(id),
     async clear(): Promise<void> {
       cache.forget(key);

@@ -20,14 +20,15 @@ export type GatewayErrorCode =
   | 'too_many_pages'
   | 'upstream_not_allowed'
   | 'upstream_not_configured'
-  | 'protocol_version_mismatch';
+  | 'protocol_version_mismatch'
+  | 'state_too_large'
+  | 'state_unavailable';
 
-/** A failure on the way to or from the upstream: what the client is told instead of the upstream's bytes. */
+/** A failure on the way to or from the upstream (or keeping what it sent): what the client is told instead of its bytes. */
 export interface UpstreamFailure {
-  readonly code: Exclude<
-    Extract<GatewayErrorCode, `upstream_${string}` | 'too_many_pages'>,
-    'upstream_not_allowed' | 'upstream_not_configured'
-  >;
+  readonly code:
+    | Exclude<Extract<GatewayErrorCode, `upstream_${string}` | 'too_many_pages'>, 'upstream_not_allowed' | 'upstream_not_configured'>
+    | GatewayStateError['code'];
   readonly message: string;
 }
 
@@ -49,7 +50,24 @@ const rpcCodes: Record<GatewayErrorCode, number> = {
   upstream_not_configured: -32600,
   // The 2026-07-28 draft's HeaderMismatch, which its SDK server answers too.
   protocol_version_mismatch: -32020,
+  state_too_large: -32603,
+  state_unavailable: -32603,
 };
+
+/**
+ * A session store that could not keep what a request needed: over its bound (`state_too_large`), or failed
+ * (`state_unavailable`: a Durable Object error, workerd's RPC argument limit). Thrown by the store wrapper
+ * (cached-session-store.ts) and answered as a JSON-RPC error under the request's id, never as an HTTP 500.
+ */
+export class GatewayStateError extends Error {
+  override readonly name = 'GatewayStateError';
+  constructor(
+    readonly code: 'state_too_large' | 'state_unavailable',
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 /** A JSON-RPC error made by the gateway: the JSON-RPC code that goes with `code`, and `code` under `data`. */
 export function gatewayError(

@@ -1,5 +1,14 @@
 import { DurableObject } from 'cloudflare:workers';
-import type { ListPage, SessionStore, StoredTool } from './session-store.ts';
+import {
+  type ListPage,
+  maxStateBytes,
+  packTool,
+  type SessionStore,
+  type StoredTool,
+  stateTooLarge,
+  storedToolBytes,
+  unpackTool,
+} from './session-store.ts';
 
 /** Idle sessions are forgotten after a day. */
 const idleMs = 24 * 60 * 60 * 1000;
@@ -9,20 +18,35 @@ const idleMs = 24 * 60 * 60 * 1000;
  * Durable Object named by `${credentialScope}:${Mcp-Session-Id ?? 'stateless'}`, so it holds whichever isolate a
  * request lands on and never crosses credentials. Called over Workers RPC. Tools live in a SQLite table, so a first
  * page replaces the whole list in one statement (and in one implicit transaction with its rows) without reading the
- * old definitions back.
+ * old definitions back. Each row keeps the name once (`packTool`) and its `storedToolBytes`, so the key's whole list
+ * is bounded by `maxStateBytes` (the wrapper bounds each page before it is sent; pages add up here): past it the list
+ * is emptied and the call fails `state_too_large`.
  */
 export class McpSession extends DurableObject implements SessionStore {
   async putTools(tools: readonly StoredTool[], page: ListPage): Promise<void> {
     const sql = this.toolTable();
     // A newer list replaces, never merges: a tool the upstream dropped is unknown at once.
-    if (page.first) sql.exec('DELETE FROM tools');
-    for (const tool of tools) sql.exec('INSERT OR REPLACE INTO tools (name, record) VALUES (?, ?)', tool.name, JSON.stringify(tool));
+    if (page.first) sql.exec('DELETE FROM tool_records');
+    for (const tool of tools) {
+      sql.exec(
+        'INSERT OR REPLACE INTO tool_records (name, record, bytes) VALUES (?, ?, ?)',
+        tool.name,
+        packTool(tool),
+        storedToolBytes(tool),
+      );
+    }
+    const total = Number(sql.exec<{ total: number }>('SELECT COALESCE(SUM(bytes), 0) AS total FROM tool_records').one().total);
+    if (total > maxStateBytes) {
+      // None of the list is kept: a part of it would serve calls as if the rest did not exist.
+      sql.exec('DELETE FROM tool_records');
+      throw stateTooLarge(total, maxStateBytes);
+    }
     await this.touch();
   }
 
   async getTool(name: string): Promise<StoredTool | undefined> {
-    const [row] = this.toolTable().exec<{ record: string }>('SELECT record FROM tools WHERE name = ?', name).toArray();
-    return row === undefined ? undefined : (JSON.parse(row.record) as StoredTool);
+    const [row] = this.toolTable().exec<{ record: string }>('SELECT record FROM tool_records WHERE name = ?', name).toArray();
+    return row === undefined ? undefined : unpackTool(name, row.record);
   }
 
   async putElicitation(id: string, requestedSchema: string): Promise<void> {
@@ -45,10 +69,14 @@ export class McpSession extends DurableObject implements SessionStore {
     await this.ctx.storage.deleteAll();
   }
 
-  /** The tools table, made again after `deleteAll` (which drops every table). */
+  /**
+   * The tools table, made again after `deleteAll` (which drops every table). `tools`, its form before rows counted
+   * their bytes, is dropped: it only cached verdicts, which the gateway lists again.
+   */
   private toolTable(): SqlStorage {
     const sql = this.ctx.storage.sql;
-    sql.exec('CREATE TABLE IF NOT EXISTS tools (name TEXT PRIMARY KEY, record TEXT NOT NULL)');
+    sql.exec('DROP TABLE IF EXISTS tools');
+    sql.exec('CREATE TABLE IF NOT EXISTS tool_records (name TEXT PRIMARY KEY, record TEXT NOT NULL, bytes INTEGER NOT NULL)');
     return sql;
   }
 

@@ -90,11 +90,54 @@ export function storedToolBytes(tool: StoredTool): number {
   return storedToolOverhead + textBytes(tool.name) + textBytes(tool.definition) + dataBytes(tool.verdict);
 }
 
+/**
+ * The most one state key may hold of tools, as `storedToolBytes` counts them (8 MiB): twice the default
+ * `UPSTREAM_MAX_BYTES`, so any list that passes it can be kept (a definition is at most its tool's bytes; each record
+ * adds a verdict, a few hundred bytes, at most 10,000 tools), and a quarter of workerd's 32 MiB limit on one RPC's
+ * arguments, which a page sent to the Durable Object must stay under. Past it the store keeps none of the list and
+ * refuses `state_too_large` (docs/edge.md, "Session state and caches").
+ */
+export const maxStateBytes = 8 * 1024 * 1024;
+
+/** Thrown by a store whose state key would hold more than its bound; the message starts with `state_too_large`. */
+export function stateTooLarge(bytes: number, max: number): Error {
+  return new Error(`state_too_large: this state key's tools would take ${bytes} bytes: over ${max}`);
+}
+
+/** Whether a store's failure (possibly rethrown across Workers RPC, which keeps only the message) is its bound. */
+export function isStateTooLarge(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith('state_too_large:');
+}
+
+/** `tools`' bytes as `storedToolBytes` counts them. */
+export function toolsBytes(tools: readonly StoredTool[]): number {
+  let bytes = 0;
+  for (const tool of tools) bytes += storedToolBytes(tool);
+  return bytes;
+}
+
+/**
+ * A stored tool as a Durable Object row keeps it: the name once (the row's key), not again in the record or the
+ * verdict. `unpackTool` puts it back.
+ */
+export function packTool(tool: StoredTool): string {
+  const { name: _name, verdict, ...rest } = tool;
+  const { name: _verdictName, ...verdictRest } = verdict;
+  return JSON.stringify({ ...rest, verdict: verdictRest });
+}
+
+export function unpackTool(name: string, record: string): StoredTool {
+  const parsed = JSON.parse(record) as Omit<StoredTool, 'name' | 'verdict'> & { verdict: Omit<StoredTool['verdict'], 'name'> };
+  return { ...parsed, name, verdict: { ...parsed.verdict, name } } as StoredTool;
+}
+
 export interface MemorySessionStoresOptions {
   /** Most state keys kept; the least recently used go first (default 10,000). */
   readonly maxSessions?: number;
   /** Most bytes of tools, forms and keys kept across all sessions (`storedToolBytes`, `textBytes`; default 8 MiB). */
   readonly maxBytes?: number;
+  /** Most bytes of tools one state key may hold (`storedToolBytes`; default `maxStateBytes`); past it `state_too_large`. */
+  readonly maxStateBytes?: number;
 }
 
 /** What a memory session store holds, for tests and stats. */
@@ -110,10 +153,12 @@ export function createMemorySessionStores(options: MemorySessionStoresOptions = 
 } {
   const maxSessions = options.maxSessions ?? 10_000;
   const maxBytes = options.maxBytes ?? 8 * 1024 * 1024;
+  const maxKeyBytes = options.maxStateBytes ?? maxStateBytes;
   interface Session {
     readonly tools: Map<string, { tool: StoredTool; bytes: number }>;
     readonly elicitations: Map<string, string>;
     bytes: number;
+    toolBytes: number;
   }
   // Map order is recency order: a session is re-inserted when used, and the oldest are evicted first.
   const sessions = new Map<string, Session>();
@@ -130,7 +175,7 @@ export function createMemorySessionStores(options: MemorySessionStoresOptions = 
   const session = (key: string): Session => {
     let found = sessions.get(key);
     if (found === undefined) {
-      found = { tools: new Map(), elicitations: new Map(), bytes: sessionOverhead + textBytes(key) };
+      found = { tools: new Map(), elicitations: new Map(), bytes: sessionOverhead + textBytes(key), toolBytes: 0 };
       total += found.bytes;
     } else sessions.delete(key);
     sessions.set(key, found);
@@ -151,14 +196,24 @@ export function createMemorySessionStores(options: MemorySessionStoresOptions = 
   const stores = (key: string): SessionStore => ({
     putTools: async (tools, page) => {
       const target = session(key);
-      if (page.first) {
-        for (const { bytes } of target.tools.values()) grow(target, -bytes);
+      const clearTools = (): void => {
+        grow(target, -target.toolBytes);
+        target.toolBytes = 0;
         target.tools.clear();
-      }
+      };
+      if (page.first) clearTools();
       for (const tool of tools) {
         const bytes = storedToolBytes(tool);
-        grow(target, bytes - (target.tools.get(tool.name)?.bytes ?? 0));
+        const delta = bytes - (target.tools.get(tool.name)?.bytes ?? 0);
+        grow(target, delta);
+        target.toolBytes += delta;
         target.tools.set(tool.name, { tool, bytes });
+      }
+      if (target.toolBytes > maxKeyBytes) {
+        // None of the list is kept: a part of it would serve calls as if the rest did not exist.
+        const bytes = target.toolBytes;
+        clearTools();
+        throw stateTooLarge(bytes, maxKeyBytes);
       }
       evict();
     },

@@ -1,5 +1,5 @@
 import { stringify } from 'lossless-json';
-import { gatewayError, type UpstreamFailure } from './gateway-error.ts';
+import { GatewayStateError, gatewayError, type UpstreamFailure } from './gateway-error.ts';
 import { idKey, isRequest, isResponse, type JsonRpcResponse } from './json-rpc.ts';
 import { formatSseEvent, type SseField } from './sse-transform.ts';
 import { mediaType } from './upstream-fetch.ts';
@@ -79,10 +79,24 @@ async function route<T extends PendingRequest>(message: unknown, options: RelayO
       const { code, message: text, data } = message.error as { code: number; message: string; data?: unknown };
       return { jsonrpc: '2.0', id: request.id, error: { code, message: text, ...(data === undefined ? {} : { data }) } };
     }
-    return options.check({ jsonrpc: '2.0', id: request.id, result: message.result }, request);
+    try {
+      return await options.check({ jsonrpc: '2.0', id: request.id, result: message.result }, request);
+    } catch (error) {
+      // The session state could not keep what the answer needs (a list over its bound, a store that failed).
+      if (!(error instanceof GatewayStateError)) throw error;
+      options.event('upstream_failed', error.code, error.message);
+      return gatewayError(request.id, error.code, error.message);
+    }
   }
   if (typeof message.method === 'string' && (!('id' in message) || typeof message.id === 'string' || typeof message.id === 'number')) {
-    return options.check(message);
+    try {
+      return await options.check(message);
+    } catch (error) {
+      // A server request whose state could not be kept (an elicitation's form) is not relayed: its answer could not be checked.
+      if (!(error instanceof GatewayStateError)) throw error;
+      options.event('upstream_dropped', error.code, error.message);
+      return undefined;
+    }
   }
   options.event('upstream_dropped', 'upstream_malformed', 'a message of no JSON-RPC shape was dropped');
   return undefined;
