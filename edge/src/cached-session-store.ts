@@ -35,6 +35,8 @@ export function withToolCache(store: SessionStore, cache: ToolCache, key: ListKe
         await store.putTools(cache.remember(key, tools, page), page);
       } catch (error) {
         cache.forget(key);
+        // The store refused the list as a whole (its pages add up past the bound): make sure it keeps none of it.
+        if (isStateTooLarge(error)) await store.putTools([], { first: true }).catch(() => undefined);
         throw failed(error);
       }
     },

@@ -168,6 +168,22 @@ describe('state per key: maxStateBytes', () => {
     assert.equal(cache.own(key, 'a'), undefined);
   });
 
+  it('empties the key list when the store refuses the pages added up: none of the list stays', async () => {
+    const stores = createMemorySessionStores({ maxStateBytes: 10_000 });
+    const cache = createToolCache();
+    const key = { upstream: upstreamUrl, stateKey: 'scope:s' };
+    const wrapped = withToolCache(stores('scope:s'), cache, key);
+    await wrapped.putTools([stored('a', 6000)], { first: true });
+    await assert.rejects(wrapped.putTools([stored('b', 6000)], { first: false }), (error: unknown) => {
+      assert.ok(error instanceof GatewayStateError);
+      assert.equal(error.code, 'state_too_large');
+      assert.match(error.message, /over 10000$/);
+      return true;
+    });
+    assert.equal(await wrapped.getTool('a'), undefined);
+    assert.equal(await wrapped.getTool('b'), undefined);
+  });
+
   it('in a memory store, pages add up to the bound: past it none of the list is kept', async () => {
     const stores = createMemorySessionStores({ maxStateBytes: 10_000 });
     const store = stores('scope:s');
