@@ -191,6 +191,36 @@ describe('patterns too costly for the budget are refused (invalid_pattern)', () 
   });
 });
 
+describe('the estimate of keys × patternProperties stops at the budget', () => {
+  const patternProperties = Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [`^p${i}$`, {}]));
+  const schema = { type: 'object', patternProperties };
+  const checked = checkSchema(schema, policy, 'annotate');
+
+  it('answers 1,000 patterns × 55,000 keys after counting about the budget, not 55 million pairs', () => {
+    assert.ok(checked.ok);
+    const instance = Object.fromEntries(Array.from({ length: 55_000 }, (_, i) => [`k${i}`, i]));
+    const stopped = estimateWork(checked.checked, instance, policy.maxWork);
+    assert.equal(stopped.overBudget, true);
+    assert.ok(stopped.work <= policy.maxWork + 100, `stopped at ${stopped.work} units`);
+    const compiled = compileSchema(schema);
+    assert.ok(compiled.ok);
+    const verdict = compiled.schema.validate(instance);
+    assert.deepEqual(!verdict.valid && verdict.issues.map((issue) => issue.keyword), ['maxWork']);
+  });
+
+  it('charges what it charged below the budget', () => {
+    assert.ok(checked.ok);
+    const instance = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`k${i}`, i]));
+    const full = estimateWork(checked.checked, instance, 1e12);
+    assert.equal(full.overBudget, false);
+    const exact = estimateWork(checked.checked, instance, full.work);
+    assert.deepEqual(exact, full);
+    // 1,000 patterns × 20 keys, three units each at least (the test, the visit).
+    assert.ok(full.work >= 1_000 * 20 * 3, `${full.work} units`);
+    assert.equal(estimateWork(checked.checked, instance, full.work - 1).overBudget, true);
+  });
+});
+
 describe('program analysis', () => {
   it('fails closed when re2js internals are not what it reads', () => {
     const re2 = RE2JS.compile('a+b');

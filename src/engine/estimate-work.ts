@@ -180,10 +180,13 @@ function visitObject(walk: Walk, plan: Plan, object: Record<string, unknown>, an
     for (const [name, sub] of properties) if (Object.hasOwn(object, name)) push(walk, object[name], sub, anchor, path + 2 * name.length);
   // Which keys match a pattern is not decided here (that would run the patterns): every key is charged as one.
   // The validator compiles each pattern per object and tests every key (about two visits each, plus the key's
-  // length times the pattern's ticks per character).
+  // length times the pattern's ticks per character). Keys × patterns can be tens of millions (1,000 patterns over
+  // 55,000 keys): the loop stops as soon as the count passes the budget, so it costs O(budget) like the rest.
   for (const [length, charTicks, sub] of plan.patternProperties) {
+    if (walk.work > walk.limit) return;
     walk.work += length * tick;
     for (const key of keys) {
+      if (walk.work > walk.limit) return;
       walk.work += (2 * visit + key.length * charTicks) * tick;
       push(walk, object[key], sub, anchor, path + key.length + length);
     }
