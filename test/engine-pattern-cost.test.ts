@@ -4,11 +4,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { RE2JS } from 're2js';
-import { checkPatterns, minPatternChars } from '../src/engine/check-patterns.ts';
+import {
+  analysisVisitsPerUnit,
+  checkPatterns,
+  maxSchemaPatternUnits,
+  minPatternChars,
+  programUnits,
+} from '../src/engine/check-patterns.ts';
 import { checkSchema } from '../src/engine/check-schema.ts';
 import { compileSchema } from '../src/engine/compile-schema.ts';
 import { estimateWork } from '../src/engine/estimate-work.ts';
-import { compileLinearPattern, linearPatternCacheSize, maxCachedBytes } from '../src/engine/linear-pattern.ts';
+import { cachedLinearMatcher, compileLinearPattern, linearPatternCacheSize, maxCachedBytes } from '../src/engine/linear-pattern.ts';
 import { re2PatternCost } from '../src/engine/pattern-program.ts';
 import { resolvePolicy } from '../src/engine/policy.ts';
 
@@ -188,6 +194,52 @@ describe('patterns too costly for the budget are refused (invalid_pattern)', () 
     assert.ok(compiled.ok);
     assert.equal(compiled.schema.validate(argument).valid, true);
     assert.ok(estimate(schema, argument) < policy.maxWork / 2, `${estimate(schema, argument)} units`);
+  });
+});
+
+describe("one schema's patterns are bounded in all (issue 17)", () => {
+  /** What the count charges a set of patterns compiled one by one: instructions, a program each, their analysis. */
+  const units = (patterns: readonly string[]): number =>
+    patterns.reduce((sum, pattern) => {
+      const { instructions, analysis } = cost(pattern);
+      return instructions === 0 ? sum : sum + instructions + programUnits + Math.ceil(analysis / analysisVisitsPerUnit);
+    }, 0);
+
+  it('refuses 7,000 patternProperties on the estimate, before compiling any', () => {
+    const pattern = (i: number) => `^k${i}x[a-z]{2,5}(foo|bar)+$`;
+    const patternProperties = Object.fromEntries(Array.from({ length: 7_000 }, (_, i) => [pattern(i), {}]));
+    const { code, message } = refusal({ type: 'object', patternProperties });
+    assert.equal(code, 'invalid_pattern');
+    assert.match(message, /^#\/patternProperties: the schema's 7000 patterns compile to over 25000 units in all \(the first \d+: /);
+    assert.equal(cachedLinearMatcher(pattern(0)), undefined, 'nothing was compiled');
+    assert.equal(cachedLinearMatcher(pattern(6_999)), undefined);
+    // Each alone is an ordinary pattern.
+    assert.ok(compileSchema({ patternProperties: { [pattern(0)]: {} } }).ok);
+  });
+
+  it('counts what the program analysis costs once compiled, stopping one pattern past the bound', () => {
+    // ~280 units each on the estimate (50 pass it), but thousands once their live sets are followed.
+    const patterns = Array.from({ length: 50 }, (_, i) => `(.{${100 + i}})+z`);
+    assert.ok(units(patterns.slice(0, 1)) > 1_000);
+    const result = checkPatterns(
+      patterns.map((pattern) => ({ pattern, pointer: '#/patternProperties' })),
+      policy.maxWork,
+    );
+    assert.equal(result?.code, 'invalid_pattern');
+    assert.match(
+      result?.message ?? '',
+      /compile to over 25000 units in all \(the first \d+ programs: \d+ instructions, 150 units a program, and their analysis \d+\)/,
+    );
+  });
+
+  it('admits every real pattern set with a wide margin, and many distinct real-size patterns', () => {
+    const real = units(realPatterns.map(([, pattern]) => pattern));
+    assert.ok(real * 2 < maxSchemaPatternUnits, `the 20 real patterns in one schema: ${real} units`);
+    const patternProperties = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`^k${i}x[a-z]{2,5}(foo|bar)+$`, {}]));
+    assert.ok(compileSchema({ type: 'object', patternProperties }).ok, '100 patterns of the issue shape');
+    // The same pattern many times is compiled once and counted once.
+    const properties = Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`p${i}`, { type: 'string', pattern: '^(foo|bar)+x$' }]));
+    assert.ok(compileSchema({ type: 'object', properties }).ok);
   });
 });
 

@@ -74,6 +74,24 @@ export function patternCharTicks(pattern: string): number {
 
 export const unrunnableCharTicks = 1 << 20;
 
+/**
+ * The program re2js would compile a pattern to, estimated by the translation alone (nothing compiled): its
+ * instructions, 0 for a pattern the native fast path keeps, `undefined` for one that is refused anyway.
+ * A cached pattern answers with its compiled program.
+ */
+export function estimatedInstructions(pattern: string): number | undefined {
+  const known = cache.get(pattern)?.compiled;
+  if (known !== undefined) return known.ok ? known.cost.instructions : undefined;
+  try {
+    new NativeRegExp(pattern, 'u');
+  } catch {
+    return undefined;
+  }
+  const translated = translatePattern(pattern, isRe2Script);
+  if (!translated.ok) return undefined;
+  return translated.simple ? 0 : translated.instructions;
+}
+
 /** What the cache holds now: entries and bytes counted (for tests and the bench). */
 export function linearPatternCacheSize(): { readonly entries: number; readonly bytes: number } {
   return { entries: cache.size, bytes: cachedBytes };

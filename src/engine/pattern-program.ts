@@ -13,6 +13,8 @@ export interface PatternCost {
   readonly instructions: number;
   /** The most instructions that can be live at one position of any input. */
   readonly width: number;
+  /** Instruction visits the live-width analysis took to measure it (0 on the native path). */
+  readonly analysis: number;
 }
 
 /**
@@ -63,6 +65,7 @@ export function nativePatternCost(pattern: string): PatternCost {
     bytes: 1024 + 64 * pattern.length,
     instructions: 0,
     width: 0,
+    analysis: 0,
   };
 }
 
@@ -74,13 +77,14 @@ export function re2PatternCost(re2: RE2JS): PatternCost | undefined {
   const read = readProgram(re2);
   if (read === undefined) return undefined;
   const { program, start, classes, bounds } = read;
-  const width = liveWidth(program, start, classes <= maxClassesSplit ? [0, ...bounds] : undefined);
+  const { width, analysis } = liveWidth(program, start, classes <= maxClassesSplit ? [0, ...bounds] : undefined);
   const charTicks = Math.ceil(width / instructionsPerTick) + Math.ceil(classes / classesPerTick);
   return {
     charTicks: Math.max(1, charTicks),
     bytes: programBaseBytes + instructionBytes * program.length + 8 * classes,
     instructions: program.length,
     width,
+    analysis,
   };
 }
 
@@ -131,17 +135,23 @@ function inRange(pc: unknown, size: number): boolean {
  * the analysis budget, the bound is the whole program. Anchored patterns (`^\d{4}-\d{2}…`) stay narrow;
  * `(.{1000})+z` does not.
  */
-function liveWidth(program: readonly Instruction[], start: number, representatives: readonly number[] | undefined): number {
+function liveWidth(
+  program: readonly Instruction[],
+  start: number,
+  representatives: readonly number[] | undefined,
+): { width: number; analysis: number } {
   const size = program.length;
   const steps = Math.min(maxAnalysisSteps, Math.floor(maxAnalysisWork / (size * (1 + (representatives?.length ?? 0)))));
   const mark = new Uint32Array(size);
   let stamp = 0;
+  let analysis = 0;
   const closure = (seeds: readonly number[], atStart: boolean): number[] => {
     stamp++;
     const found: number[] = [];
     const stack = [...seeds];
     while (stack.length > 0) {
       const pc = stack.pop() as number;
+      analysis++;
       if (mark[pc] === stamp) continue;
       mark[pc] = stamp;
       found.push(pc);
@@ -157,6 +167,7 @@ function liveWidth(program: readonly Instruction[], start: number, representativ
   const seen = new Set<string>([live.join()]);
   for (let i = 0; i < steps; i++) {
     const next: number[] = [start];
+    analysis += live.length;
     for (const pc of live) {
       const inst = program[pc] as Instruction;
       if (inst.op >= RUNE_FIRST) next.push(inst.out);
@@ -164,6 +175,7 @@ function liveWidth(program: readonly Instruction[], start: number, representativ
     if (representatives !== undefined) {
       for (const rune of representatives) {
         const seeds: number[] = [start];
+        analysis += live.length;
         for (const pc of live) {
           const inst = program[pc] as Instruction;
           if (inst.op >= RUNE_ANY || (inst.op >= RUNE_FIRST && inst.matchRune(rune))) seeds.push(inst.out);
@@ -174,8 +186,8 @@ function liveWidth(program: readonly Instruction[], start: number, representativ
     live = closure(next, false);
     if (representatives === undefined) width = Math.max(width, live.length);
     const key = live.join();
-    if (seen.has(key)) return width;
+    if (seen.has(key)) return { width, analysis };
     seen.add(key);
   }
-  return size;
+  return { width: size, analysis };
 }

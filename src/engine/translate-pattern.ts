@@ -2,10 +2,11 @@ import { type TranslatedProperty, translateProperty } from './translate-property
 
 /**
  * An ECMA-262 `u`-flag pattern in RE2 syntax with the same `test()` verdict on every string, or the construct
- * that RE2 cannot run. `simple` marks patterns a backtracking engine also runs in linear time (see isSimple).
+ * that RE2 cannot run. `simple` marks patterns a backtracking engine also runs in linear time (see isSimple);
+ * `instructions` estimates the program re2js would compile it to, read as the pattern is scanned.
  */
 export type TranslatedPattern =
-  | { readonly ok: true; readonly source: string; readonly simple: boolean }
+  | { readonly ok: true; readonly source: string; readonly simple: boolean; readonly instructions: number }
   | { readonly ok: false; readonly construct: string };
 
 /** RE2's largest repetition count. */
@@ -159,7 +160,8 @@ class Scanner {
         }
       }
     }
-    return { ok: true, source: this.out, simple: this.isSimple() };
+    const instructions = this.sizes.reduce((sum, size) => sum + size, 0);
+    return { ok: true, source: this.out, simple: this.isSimple(), instructions };
   }
 
   /**
