@@ -144,6 +144,15 @@ describe('parseJson bounds', () => {
     assert.equal(parsed.ok, true);
   });
 
+  it('ends a string only at a quote after an even run of backslashes when measuring depth', () => {
+    // Each value ends in escaped backslashes or an escaped quote, then carries brackets the scan must not count.
+    const text = JSON.stringify({ a: 'x\\', b: '\\"[[[[', c: '\\\\', d: '' });
+    assert.equal(parseJson(text, { maxBytes: 1000, maxDepth: 1 }).ok, true);
+    const deep = JSON.stringify({ a: '\\', b: [[1]] });
+    const parsed = parseJson(deep, { maxBytes: 1000, maxDepth: 2 });
+    assert.equal(!parsed.ok && parsed.code, 'too_deep');
+  });
+
   it('reports nesting over maxDepth without parsing', () => {
     const parsed = parseJson('[[[1]]]', { maxBytes: 1000, maxDepth: 2 });
     assert.equal(!parsed.ok && parsed.code, 'too_deep');

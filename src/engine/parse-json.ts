@@ -130,8 +130,22 @@ function scanText(text: string, max: number): TextScan {
     if (inString) {
       if (code === 0x5c) i++;
       else if (code === 0x22) inString = false;
-    } else if (code === 0x22) inString = true;
-    else if (code === 0x5b || code === 0x7b) {
+    } else if (code === 0x22) {
+      // Jump to the closing quote natively (a 700 KB string costs no per-character JS): a quote ends the string
+      // when an even run of backslashes precedes it; an unterminated string is left to the parser to refuse.
+      const start = i;
+      for (;;) {
+        const end = text.indexOf('"', i + 1);
+        if (end < 0) {
+          i = text.length;
+          break;
+        }
+        let k = end - 1;
+        while (k > start && text.charCodeAt(k) === 0x5c) k--;
+        i = end;
+        if ((end - 1 - k) % 2 === 0) break;
+      }
+    } else if (code === 0x5b || code === 0x7b) {
       depth++;
       if (depth > deepest) deepest = depth;
       if (deepest > max) return { deepest, members, inexactNumber };
