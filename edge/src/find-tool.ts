@@ -1,5 +1,5 @@
 import { maxToolListPages, maxToolsPerListing, readToolListPage } from '../../src/mcp/index.ts';
-import type { UpstreamFailure } from './gateway-error.ts';
+import { GatewayStateError, type UpstreamFailure } from './gateway-error.ts';
 import { idKey, isResponse, type JsonRpcResponse } from './json-rpc.ts';
 import type { SessionStore, StoredTool } from './session-store.ts';
 import { listHints } from './tool-cache.ts';
@@ -50,7 +50,13 @@ export async function findTool(store: SessionStore, name: string, options: FindT
     listed += result.tools.length;
     if (listed > maxTools) return { ok: false, code: 'too_many_pages', message: `the upstream lists more than ${maxTools} tools` };
     // Page 0 starts a new list: it replaces what the session could call, the later pages add to it.
-    await options.gate.admit(result.tools, store, { ...listHints(result.rest), first: page === 0 });
+    try {
+      await options.gate.admit(result.tools, store, { ...listHints(result.rest), first: page === 0 });
+    } catch (error) {
+      // The session state could not keep the list (over its bound, or the store failed): the call is not checked.
+      if (!(error instanceof GatewayStateError)) throw error;
+      return { ok: false, code: error.code, message: error.message };
+    }
     const tool = await store.getTool(name);
     if (tool !== undefined) return { ok: true, tool };
     cursor = result.nextCursor;

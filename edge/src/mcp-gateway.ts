@@ -8,6 +8,7 @@ import { unknownToolMessage } from '../../src/mcp/index.ts';
 import { withToolCache } from './cached-session-store.ts';
 import { readClientMessage } from './client-message.ts';
 import { credentialScope, stateKey } from './credential-scope.ts';
+import { defaultUpstreamMaxBytes } from './edge-config.ts';
 import { findTool } from './find-tool.ts';
 import { gatewayError } from './gateway-error.ts';
 import { errorResponse, idKey, isRequest, isResponse, type JsonRpcResponse } from './json-rpc.ts';
@@ -33,7 +34,7 @@ export interface McpGatewayOptions {
   readonly maxBodyBytes?: number;
   /** Longest wait for the upstream's headers and for each read while an answer is due (`UPSTREAM_TIMEOUT_MS`, default 30 s). */
   readonly upstreamTimeoutMs?: number;
-  /** Largest upstream JSON body, SSE event or SSE stream (`UPSTREAM_MAX_BYTES`, default 16 MiB). */
+  /** Largest upstream JSON body, SSE event or SSE stream (`UPSTREAM_MAX_BYTES`, default 4 MiB). */
   readonly upstreamMaxBytes?: number;
   /** Key of the MRTR `requestState` envelope (`REQUEST_STATE_SECRET`); unset: random per isolate, dev only. */
   readonly requestStateSecret?: string;
@@ -44,7 +45,6 @@ export interface McpGatewayOptions {
 }
 
 export const defaultUpstreamTimeoutMs = 30_000;
-export const defaultUpstreamMaxBytes = 16 * 1024 * 1024;
 
 /** Headers a proxy must not forward (RFC 9110 §7.6.1), plus those the body rewrite invalidates. */
 const dropRequest = new Set([

@@ -122,6 +122,15 @@ describe('state per key: maxStateBytes', () => {
     assert.equal(seen.lists, lists + 1);
   });
 
+  it('answers a call whose own listing the state cannot keep with state_too_large, never forwarding it', async () => {
+    const { send, seen } = gatewayFor(() => bulkyTools(50), { upstreamMaxBytes: 32 * mib });
+    const call = await send({ method: 'tools/call', params: { name: 'bulky-3', arguments: { text: 'x' } } });
+    assert.equal(call.status, 200);
+    assert.equal(call.body.error?.code, -32603);
+    assert.equal(call.body.error?.data?.code, 'state_too_large');
+    assert.equal(seen.calls, 0);
+  });
+
   it('turns any store failure (workerd refusing an RPC of 35 MB) into state_unavailable, not HTTP 500', async () => {
     const broken: SessionStores = () => ({
       putTools: async () => {
