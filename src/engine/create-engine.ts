@@ -126,7 +126,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   };
 
   /** One canonical pass per schema: its text gives the schema's fingerprint and, assembled, the tool's. */
-  const compileTool = (entry: unknown, i: number): ToolVerdict => {
+  const compileTool = (entry: unknown, i: number, prints: Map<string, string>): ToolVerdict => {
     if (typeof entry !== 'object' || entry === null || typeof (entry as { name?: unknown }).name !== 'string') {
       const name = `tools[${i}]`;
       const message = `${name} is not a tool: want an object with a string "name"`;
@@ -155,8 +155,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
       return known.verdict;
     }
     const print = text === undefined ? '' : hashText(text);
-    const input = inputSchema === undefined ? null : compileByFingerprint(inputSchema, inputText && hashText(inputText), 'annotate');
-    const output = outputSchema === undefined ? null : compileByFingerprint(outputSchema, outputText && hashText(outputText), 'annotate');
+    const input = inputSchema === undefined ? null : compileByFingerprint(inputSchema, printOf(inputText, prints), 'annotate');
+    const output = outputSchema === undefined ? null : compileByFingerprint(outputSchema, printOf(outputText, prints), 'annotate');
     const verdict = toolVerdict(name, print, input, output);
     if (text !== undefined) {
       tools.set(text, { name, fingerprint: print, input, output, verdict });
@@ -175,7 +175,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
       if (!Array.isArray(list)) throw new EngineError('INVALID_ARGUMENT', 'compileTools wants an array of tools');
       // The list's own verdicts first (malformed names, duplicates): such an entry is never compiled or cached.
       const forced = toolListRefusals(list);
-      return list.map((entry, i) => forced[i] ?? compileTool(entry, i));
+      // A schema many tools of the list share (the same tiny object) is hashed once for the whole list.
+      const prints = new Map<string, string>();
+      return list.map((entry, i) => forced[i] ?? compileTool(entry, i, prints));
     },
     async validate(schema, instance) {
       return run(resolve(schema, 'annotate'), instance);
@@ -220,6 +222,17 @@ export function createEngine(options: EngineOptions = {}): Engine {
  */
 function cacheKey(print: string, formats: FormatMode): string {
   return formats === 'annotate' ? print : `${print}|${formats}`;
+}
+
+/** The fingerprint of a schema's canonical text, found in `prints` when the list had that text before. */
+function printOf(text: string | undefined, prints: Map<string, string>): string | undefined {
+  if (text === undefined) return undefined;
+  let print = prints.get(text);
+  if (print === undefined) {
+    print = hashText(text);
+    prints.set(text, print);
+  }
+  return print;
 }
 
 /** A refused tool is refused for every check, whichever of its schemas was refused. */
