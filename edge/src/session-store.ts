@@ -72,7 +72,13 @@ function dataBytes(value: unknown, depth = 0): number {
   if (typeof value === 'string') return 16 + textBytes(value);
   if (typeof value !== 'object' || value === null || depth > 16) return 8;
   let bytes = 32;
-  for (const [key, item] of Object.entries(value)) bytes += (Array.isArray(value) ? 0 : textBytes(key)) + 8 + dataBytes(item, depth + 1);
+  // Index and key loops, not Object.entries: a list of 10,000 tools weighs 10,000 verdicts.
+  if (Array.isArray(value)) {
+    for (const item of value) bytes += 8 + dataBytes(item, depth + 1);
+    return bytes;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key in record) if (Object.hasOwn(record, key)) bytes += textBytes(key) + 8 + dataBytes(record[key], depth + 1);
   return bytes;
 }
 
@@ -87,7 +93,19 @@ const storedToolOverhead = 352;
  * message may quote a long `$ref` or pattern) and a fixed cost per record. What the caches count against `maxBytes`.
  */
 export function storedToolBytes(tool: StoredTool): number {
-  return storedToolOverhead + textBytes(tool.name) + textBytes(tool.definition) + dataBytes(tool.verdict);
+  return storedToolOverhead + textBytes(tool.name) + textBytes(tool.definition) + verdictBytes(tool.verdict);
+}
+
+/** A verdict's `dataBytes`, once per verdict object: a tool is weighed by the wrapper, the cache and the store. */
+const weighedVerdicts = new WeakMap<ToolVerdict, number>();
+
+function verdictBytes(verdict: ToolVerdict): number {
+  let bytes = weighedVerdicts.get(verdict);
+  if (bytes === undefined) {
+    bytes = dataBytes(verdict);
+    weighedVerdicts.set(verdict, bytes);
+  }
+  return bytes;
 }
 
 /**
@@ -121,9 +139,14 @@ export function toolsBytes(tools: readonly StoredTool[]): number {
  * verdict. `unpackTool` puts it back.
  */
 export function packTool(tool: StoredTool): string {
+  return JSON.stringify(packedRecord(tool));
+}
+
+/** `packTool` before it is written as text, for a caller that writes it inside a larger JSON text. */
+export function packedRecord(tool: StoredTool): Record<string, unknown> {
   const { name: _name, verdict, ...rest } = tool;
   const { name: _verdictName, ...verdictRest } = verdict;
-  return JSON.stringify({ ...rest, verdict: verdictRest });
+  return { ...rest, verdict: verdictRest };
 }
 
 export function unpackTool(name: string, record: string): StoredTool {
