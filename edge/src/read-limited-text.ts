@@ -107,10 +107,13 @@ export async function readLimitedBytes(
   return { ok: true, bytes };
 }
 
+/** One decoder for every body: a non-streaming `decode` keeps no state between calls. */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
 /** `bytes` as strict UTF-8, or undefined. */
-export function decodeUtf8(bytes: Uint8Array): string | undefined {
+export function decodeUtf8(bytes: Uint8Array | ArrayBuffer): string | undefined {
   try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+    return strictUtf8.decode(bytes);
   } catch {
     return undefined;
   }
@@ -124,12 +127,32 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
  */
 export async function readLimitedText(request: Request, maxBytes: number, drain: DrainLimits = refusedBodyDrain): Promise<LimitedText> {
   const declared = request.headers.get('content-length');
-  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > maxBytes) {
+  const length = declared !== null && /^\d+$/.test(declared) ? Number(declared) : undefined;
+  if (length !== undefined && length > maxBytes) {
     await drainBody(request, drain);
     return { ok: false, reason: 'too_large', message: `body over ${maxBytes} bytes` };
   }
+  if (length !== undefined) return readDeclared(request, maxBytes);
   const read = await readLimitedBytes(request.body, maxBytes, undefined, drain);
   if (!read.ok) return { ok: false, reason: read.reason === 'too_large' ? 'too_large' : 'unreadable', message: read.message };
   const text = decodeUtf8(read.bytes);
+  return text === undefined ? { ok: false, reason: 'unreadable', message: 'the body is not UTF-8 text' } : { ok: true, text };
+}
+
+/**
+ * A body of a declared length within `maxBytes`, read in one native call: workerd frames a request body by its
+ * Content-Length, so it cannot deliver more than was declared. Read chunk by chunk instead, a 700 KB body cost
+ * ~15 ms of isolate time in ~100 reads and copies (issue #17's load run); this is ~1 ms. Where a runtime lets the
+ * body outgrow its header (a Request built in process), the length is still checked once it is read.
+ */
+async function readDeclared(request: Request, maxBytes: number): Promise<LimitedText> {
+  let buffer: ArrayBuffer;
+  try {
+    buffer = await request.arrayBuffer();
+  } catch {
+    return { ok: false, reason: 'unreadable', message: 'the body could not be read to its end' };
+  }
+  if (buffer.byteLength > maxBytes) return { ok: false, reason: 'too_large', message: `body over ${maxBytes} bytes` };
+  const text = decodeUtf8(buffer);
   return text === undefined ? { ok: false, reason: 'unreadable', message: 'the body is not UTF-8 text' } : { ok: true, text };
 }
