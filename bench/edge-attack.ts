@@ -6,21 +6,16 @@
 // edge/test/wrangler-load.test.ts asserts on the same load run (`runLoad`).
 import { setMaxListeners } from 'node:events';
 import { parseArgs } from 'node:util';
+import { startHostileEdge } from '../edge/test/helpers/hostile-edge.ts';
 import { probeHealth } from '../edge/test/helpers/probe-health.ts';
 import { mb, settledMemory, workerdMemory, workerRss } from '../edge/test/helpers/workerd-rss.ts';
-import { startWranglerDev } from '../edge/test/helpers/wrangler-dev.ts';
 import {
   bigPrograms,
-  bulkyTools,
-  createListUpstream,
   distinctPointerBody,
-  longNameTools,
   longPointerBody,
   multiplierBodies,
   patternArgument,
   patternBodies,
-  patternTools,
-  tinyTools,
 } from '../test/fixtures/hostile-bounds.ts';
 
 /** The small tool and schema of the normal traffic. */
@@ -287,15 +282,8 @@ async function main(): Promise<void> {
       clients: { type: 'string', default: '50' },
     },
   });
-  const upstream = await createListUpstream({
-    load: [normalTool],
-    bulky: bulkyTools(),
-    tiny: tinyTools(10_000),
-    long: longNameTools(),
-    patterns: patternTools(),
-    default: [normalTool],
-  });
-  const dev = await startWranglerDev({ UPSTREAM_MCP_URL: await upstream.listen(), UPSTREAM_TIMEOUT_MS: '10000' });
+  const edge = await startHostileEdge({ load: [normalTool], default: [normalTool] });
+  const { dev } = edge;
   try {
     const start = workerdMemory();
     console.log(`workerd at start: ${start.processes.map((p) => `${p.role} ${p.pid} ${mb(p.rss)}`).join(', ')}`);
@@ -357,8 +345,7 @@ async function main(): Promise<void> {
       console.log(`ratio ${load.ratio.toFixed(2)} (wanted ≥ 0.50)`);
     }
   } finally {
-    await dev.stop();
-    await upstream.close();
+    await edge.stop();
   }
 }
 

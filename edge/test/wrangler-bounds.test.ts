@@ -9,21 +9,17 @@ import { after, before, describe, it } from 'node:test';
 import {
   type BoundsInput,
   bigPrograms,
-  bulkyTools,
-  createListUpstream,
   distinctPointerBody,
   type ListUpstream,
-  longNameTools,
   longPointerBody,
   multiplierBodies,
   patternArgument,
   patternBodies,
-  patternTools,
-  tinyTools,
 } from '../../test/fixtures/hostile-bounds.ts';
+import { type HostileEdge, startHostileEdge } from './helpers/hostile-edge.ts';
 import { type Probe, probeHealth } from './helpers/probe-health.ts';
 import { mb, settledMemory, workerdMemory, workerRss } from './helpers/workerd-rss.ts';
-import { startWranglerDev, type WranglerDev } from './helpers/wrangler-dev.ts';
+import type { WranglerDev } from './helpers/wrangler-dev.ts';
 import { knownGaps } from './known-gaps.ts';
 
 /** Acceptance of #17: the longest one hostile request may take, and the longest /healthz may stay silent. */
@@ -51,6 +47,7 @@ type Json = Record<string, unknown>;
 type Answer = { status: number; body: Json };
 
 describe('issue #17 bounds under wrangler dev (real workerd)', () => {
+  let edge: HostileEdge | undefined;
   let upstream: ListUpstream;
   let dev: WranglerDev;
   let probe: Probe;
@@ -61,14 +58,8 @@ describe('issue #17 bounds under wrangler dev (real workerd)', () => {
   let rpcId = 1;
 
   before(async () => {
-    upstream = await createListUpstream({
-      patterns: patternTools(),
-      bulky: bulkyTools(),
-      tiny: tinyTools(10_000),
-      long: longNameTools(),
-      default: [{ name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }],
-    });
-    dev = await startWranglerDev({ UPSTREAM_MCP_URL: await upstream.listen(), UPSTREAM_TIMEOUT_MS: '10000' });
+    edge = await startHostileEdge();
+    ({ upstream, dev } = edge);
     // Warm both paths so the baseline holds a running isolate, not an empty one.
     await post('/v1/validate', { schema: { type: 'string' }, instance: 'x' });
     await mcp('default', { method: 'tools/list' });
@@ -82,8 +73,7 @@ describe('issue #17 bounds under wrangler dev (real workerd)', () => {
 
   after(async () => {
     await probe?.stop();
-    await dev?.stop();
-    await upstream?.close();
+    await edge?.stop();
     if (timings.length > 0) {
       console.log('issue #17 shapes in workerd: wall ms, workerd CPU ms, longest /healthz silence meanwhile, RSS after, answer');
       for (const t of timings) {
