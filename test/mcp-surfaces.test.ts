@@ -45,8 +45,8 @@ interface Decision {
   readonly message?: string;
 }
 
-/** What every surface must decide, in the fixture's order. */
-const expected: readonly Decision[] = [
+/** What every surface must decide, in the fixture's order, but for `output_root` (its row depends on the revision). */
+const common: readonly Decision[] = [
   { name: 'add', usable: true },
   { name: 'remote', usable: false, code: 'remote_ref' },
   {
@@ -80,12 +80,39 @@ const expected: readonly Decision[] = [
     code: 'invalid_tool',
     message: 'tool name "twice" appears 2 times in this list: every definition of it is refused',
   },
-  // Neither 2025-11-25 nor 2026-07-28 is named to the engine by these surfaces, so a non-object output root stands.
-  { name: 'output_root', usable: true },
 ];
 
+/**
+ * A non-object `outputSchema` root: 2025-11-25 requires `"type": "object"` there, 2026-07-28 lifts it. The host,
+ * the gateway and `lint --url` list through a 2025-11-25 client here, the page through its 2026-07-28 one.
+ */
+const outputRoot = {
+  '2025-11-25': {
+    name: 'output_root',
+    usable: false,
+    code: 'invalid_tool',
+    message: 'tool "output_root": "outputSchema" has "type": "string" at its root; MCP 2025-11-25 requires "type": "object"',
+  },
+  '2026-07-28': { name: 'output_root', usable: true },
+} as const satisfies Record<string, Decision>;
+
+type Revision = keyof typeof outputRoot;
+const expectedFor = (revision: Revision): readonly Decision[] => [...common, outputRoot[revision]];
+/** The revision each surface lists in against this server. */
+const surfaceRevision: Record<string, Revision> = { host: '2025-11-25', gateway: '2025-11-25', cli: '2025-11-25', page: '2026-07-28' };
+
+/** The v2 SDK server wraps a non-object output root for a 2025-11-25 client; this one's list goes out as written. */
+const wrappedOutputRoot = '{"type":"object","properties":{"result":{"type":"string"}},"required":["result"]}';
+async function asWritten(response: Response): Promise<Response> {
+  if (response.body === null || !(response.headers.get('content-type') ?? '').match(/json|event-stream/)) return response;
+  const text = (await response.text()).replaceAll(wrappedOutputRoot, '{"type":"string"}');
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  return new Response(text, { status: response.status, headers });
+}
+
 /** What a call to `string_root` is refused with, on every surface. */
-const stringRoot = { code: 'invalid_tool', message: expected[4]?.message ?? '' };
+const stringRoot = { code: 'invalid_tool', message: common[4]?.message ?? '' };
 
 const decisionOf = (verdict: ToolVerdict): Decision => {
   const refusal = toolRefusal(verdict);
@@ -120,7 +147,9 @@ describe('one tool list, every MCP surface', () => {
       }));
       return server;
     });
-    served = await serveFetchHandler((request) => handler.fetch(request));
+    served = await serveFetchHandler(async (request) =>
+      request.method === 'POST' ? await asWritten(await handler.fetch(request)) : await handler.fetch(request),
+    );
     url = `${served.origin}/mcp`;
   });
 
@@ -142,7 +171,7 @@ describe('one tool list, every MCP surface', () => {
       const { tools } = await client.listTools();
       assert.deepEqual(
         tools.map((tool) => tool.name),
-        ['add', 'output_root'],
+        ['add'],
       );
       decisions.set('host', verdicts.map(decisionOf));
       const refused = await rejected(client.callTool({ name: 'string_root', arguments: {} }));
@@ -177,7 +206,7 @@ describe('one tool list, every MCP surface', () => {
       ]);
       assert.deepEqual(
         tools.map((tool) => tool.name),
-        ['add', 'output_root'],
+        ['add'],
       );
       const call = await rejected(client.callTool({ name: 'string_root', arguments: {} }));
       assert.equal(call.message, `MCP error -32602: ${refusedToolMessage('string_root', stringRoot)}`);
@@ -230,18 +259,29 @@ describe('one tool list, every MCP surface', () => {
     }
   });
 
-  it('every surface decides every tool alike: usable or not, code and message', () => {
+  it('every surface decides every tool alike, by its revision: usable or not, code and message', () => {
     const surfaces = ['host', 'gateway', 'cli', 'page'].filter((surface) => decisions.has(surface));
     assert.equal(surfaces.length, 4, `surfaces that listed: ${surfaces.join(', ')}`);
-    const reference = sorted(decisions.get('cli') ?? []);
-    for (const surface of surfaces) assert.deepEqual(sorted(decisions.get(surface) ?? []), reference, surface);
-    assert.equal(reference.length, expected.length);
-    for (const want of sorted(expected)) {
-      const got = reference.find((d) => d.name === want.name && (want.message === undefined || d.message === want.message));
-      assert.ok(got, `no decision for ${JSON.stringify(want.name)}`);
-      assert.equal(got.usable, want.usable, want.name);
-      assert.equal(got.code, want.code, want.name);
-      if (want.message !== undefined) assert.equal(got.message, want.message, want.name);
+    // Same revision, same decisions; across revisions only the output_root row differs.
+    const byRevision = new Map<Revision, Decision[]>();
+    for (const surface of surfaces) {
+      const revision = surfaceRevision[surface] as Revision;
+      const got = sorted(decisions.get(surface) ?? []);
+      const reference = byRevision.get(revision);
+      if (reference === undefined) byRevision.set(revision, got);
+      else assert.deepEqual(got, reference, surface);
+    }
+    assert.deepEqual([...byRevision.keys()].sort(), ['2025-11-25', '2026-07-28']);
+    for (const [revision, reference] of byRevision) {
+      const want = expectedFor(revision);
+      assert.equal(reference.length, want.length, revision);
+      for (const row of sorted(want)) {
+        const got = reference.find((d) => d.name === row.name && (row.message === undefined || d.message === row.message));
+        assert.ok(got, `${revision}: no decision for ${JSON.stringify(row.name)}`);
+        assert.equal(got.usable, row.usable, `${revision}: ${row.name}`);
+        assert.equal(got.code, row.code, `${revision}: ${row.name}`);
+        if (row.message !== undefined) assert.equal(got.message, row.message, `${revision}: ${row.name}`);
+      }
     }
   });
 });

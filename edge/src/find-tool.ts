@@ -20,6 +20,8 @@ export interface FindToolOptions {
   readonly post: (message: unknown) => Promise<UpstreamFetch>;
   readonly maxPages?: number;
   readonly maxTools?: number;
+  /** The client request's MCP revision: it decides whether a non-object `outputSchema` root is malformed. */
+  readonly revision?: string;
 }
 
 export type FoundTool = { readonly ok: true; readonly tool: StoredTool | undefined } | ({ readonly ok: false } & UpstreamFailure);
@@ -51,7 +53,7 @@ export async function findTool(store: SessionStore, name: string, options: FindT
     if (listed > maxTools) return { ok: false, code: 'too_many_pages', message: `the upstream lists more than ${maxTools} tools` };
     // Page 0 starts a new list: it replaces what the session could call, the later pages add to it.
     try {
-      await options.gate.admit(result.tools, store, { ...listHints(result.rest), first: page === 0 });
+      await options.gate.admit(result.tools, store, { ...listHints(result.rest), first: page === 0 }, options.revision);
     } catch (error) {
       // The session state could not keep the list (over its bound, or the store failed): the call is not checked.
       if (!(error instanceof GatewayStateError)) throw error;

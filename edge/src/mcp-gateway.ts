@@ -67,7 +67,8 @@ export const refusedToolsMeta = 'io.schemaval/refused';
 /** This POST's requests still waiting for an answer (by `idKey`): what each is, so its answer gets the right check. */
 type PendingCall =
   // `first`: asked without a cursor, so its answer starts a new list that replaces the session's (tool-cache.ts).
-  | { readonly id: string | number; readonly method: 'tools/list'; readonly first: boolean }
+  // `revision`: the request's, which decides whether a non-object outputSchema root is malformed (compile-tool.ts).
+  | { readonly id: string | number; readonly method: 'tools/list'; readonly first: boolean; readonly revision: ProtocolRevision }
   | { readonly id: string | number; readonly method: 'tools/call'; readonly tool: StoredTool }
   | { readonly id: string | number; readonly method: 'other' };
 type Pending = Map<string, PendingCall>;
@@ -129,7 +130,7 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
       const result = message.result;
       if (call === undefined || result === undefined) return message;
       if (call.method === 'tools/list' && Array.isArray(result.tools)) {
-        const { accepted, refused } = await gate.admit(result.tools, store, { ...listHints(result), first: call.first });
+        const { accepted, refused } = await gate.admit(result.tools, store, { ...listHints(result), first: call.first }, call.revision);
         for (const tool of refused) event({ kind: 'tool_refused', tool: tool.name, ...refusalOf(tool) });
         // Refused tools leave the list, but a host may show why: their names and reasons travel in _meta.
         const meta = {
@@ -248,6 +249,7 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
       const found = await findTool(store, name, {
         gate,
         limits,
+        revision: revision.revision,
         // The gateway's own tools/list: its own Mcp-Method header, and the client's revision _meta when stateless.
         post: (m) => {
           const own = ownRequest(headers, client, 'tools/list', (m as { params?: Record<string, unknown> }).params ?? {});
@@ -284,7 +286,12 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
       message = { ...message, params: retry.params };
       pending.set(idKey(id), { id, method: 'tools/call', tool });
     } else if (isRequest(message) && message.method === 'tools/list') {
-      pending.set(idKey(message.id), { id: message.id, method: 'tools/list', first: message.params?.cursor === undefined });
+      pending.set(idKey(message.id), {
+        id: message.id,
+        method: 'tools/list',
+        first: message.params?.cursor === undefined,
+        revision: revision.revision,
+      });
     } else if (isRequest(message)) {
       pending.set(idKey(message.id), { id: message.id, method: 'other' });
     } else if (isResponse(message)) {

@@ -3,7 +3,7 @@ import { toolRefusal } from '../../src/engine/compile-tool.ts';
 import type { Engine } from '../../src/engine/create-engine.ts';
 import { formatIssues } from '../../src/engine/format-issue.ts';
 import { parseJson } from '../../src/engine/parse-json.ts';
-import { refusedToolMessage } from '../../src/mcp/index.ts';
+import { refusedToolMessage, toolListRefusals } from '../../src/mcp/index.ts';
 import type { Issue } from '../../src/protocol/issue.ts';
 import type { ValidationOutcome } from '../../src/protocol/outcome.ts';
 import type { ListPage, SessionStore, StoredTool } from './session-store.ts';
@@ -36,10 +36,21 @@ export function createToolGate(engine: Engine) {
   return {
     /**
      * Compiles a page of `tools/list`, remembers every verdict (a first page replacing what the store held), and
-     * returns the page without refused tools.
+     * returns the page without refused tools. `revision` is the request's MCP revision, where known: before
+     * 2026-07-28 an `outputSchema` whose root is not `"type": "object"` is malformed (`toolListRefusals`).
      */
-    async admit(tools: readonly unknown[], store: SessionStore, page: ListPage): Promise<{ accepted: unknown[]; refused: StoredTool[] }> {
-      const verdicts = await engine.compileTools(tools);
+    async admit(
+      tools: readonly unknown[],
+      store: SessionStore,
+      page: ListPage,
+      revision?: string,
+    ): Promise<{ accepted: unknown[]; refused: StoredTool[] }> {
+      // The list's own verdicts first (the engine's compileTools knows no revision); the rest are compiled.
+      const forced = toolListRefusals(tools, new Map(), revision);
+      const judged = tools.filter((_, i) => forced[i] === undefined);
+      const compiled = judged.length > 0 ? await engine.compileTools(judged) : [];
+      let next = 0;
+      const verdicts = forced.map((verdict) => verdict ?? (compiled[next++] as (typeof compiled)[number]));
       const stored: StoredTool[] = verdicts.map((verdict, i) => {
         const tool = (tools[i] ?? {}) as { name?: unknown; inputSchema?: unknown; outputSchema?: unknown };
         return {

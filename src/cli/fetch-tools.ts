@@ -35,7 +35,7 @@ export const defaultMaxPages = maxToolListPages;
  * it asks again with the v2 client pinned to 2026-07-28 (stateless, loaded only then). Legacy first, because most
  * servers speak 2025-11-25 and a server of both revisions lists the same tools either way.
  */
-export async function fetchTools(source: ToolSource, options: FetchToolsOptions): Promise<unknown[]> {
+export async function fetchTools(source: ToolSource, options: FetchToolsOptions): Promise<FetchedTools> {
   const deadline = Date.now() + options.timeoutMs;
   const maxPages = options.maxPages ?? defaultMaxPages;
   const link = openLink(source);
@@ -57,12 +57,13 @@ export async function fetchTools(source: ToolSource, options: FetchToolsOptions)
   try {
     await client.connect(link.transport, { timeout: remaining() });
     context.phase = 'tools/list';
-    return await followPages(
+    const tools = await followPages(
       async (params, timeout) => await client.request({ method: 'tools/list', params }, ResultSchema, { timeout }),
       context,
       remaining,
       maxPages,
     );
+    return { tools, revision: legacyRevision };
   } catch (error) {
     supported = source.kind === 'url' && context.phase === 'initialize' ? modernRefusal(error) : undefined;
     if (supported === undefined) throw remoteError(error, context);
@@ -76,8 +77,20 @@ export async function fetchTools(source: ToolSource, options: FetchToolsOptions)
       `it speaks MCP ${supported.join(', ') || 'no revision it names'}; schemaval lint speaks 2025-11-25 and ${modernRevision}`,
     );
   }
-  return await fetchToolsModern(source, context, remaining, maxPages);
+  return { tools: await fetchToolsModern(source, context, remaining, maxPages), revision: modernRevision };
 }
+
+/** A server's tools as sent, and the MCP revision they were listed in (it decides the `outputSchema` root rule). */
+export interface FetchedTools {
+  readonly tools: unknown[];
+  readonly revision: string;
+}
+
+/**
+ * The revision the v1 client speaks at most (its LATEST_PROTOCOL_VERSION). Whatever older one it negotiates, the
+ * `outputSchema` root rule is the same: every revision before 2026-07-28 requires `"type": "object"`.
+ */
+const legacyRevision = '2025-11-25';
 
 /** The MCP revision the v2 client is pinned to when a server refuses 2025-11-25. */
 const modernRevision = '2026-07-28';

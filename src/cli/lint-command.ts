@@ -22,10 +22,11 @@ const fileBytes = 64 * 1024 * 1024;
 
 /** `schemaval lint`: each tool's verdict, streamed as it is decided, then a summary line. */
 export async function lintCommand(open: () => Promise<Validator>, io: CliIo, options: LintOptions): Promise<number> {
-  const tools = await loadTools(io, options);
+  const { tools, revision } = await loadTools(io, options);
   const validator = await open();
   // The file is one list however it is batched: a name repeated in another batch is refused here, in every batch.
-  const forced = toolListRefusals(tools);
+  // A server's list is judged by the revision it was listed in; a file names none, so its outputSchema roots stand.
+  const forced = toolListRefusals(tools, new Map(), revision);
   const verdicts: ToolVerdict[] = [];
   for await (const batch of compileInBatches(validator, tools)) {
     for (const compiled of batch) {
@@ -49,7 +50,7 @@ export async function lintCommand(open: () => Promise<Validator>, io: CliIo, opt
 }
 
 /** The tools to lint, from the file or, through the MCP SDK (loaded only then), from the server. */
-async function loadTools(io: CliIo, options: LintOptions): Promise<readonly unknown[]> {
+async function loadTools(io: CliIo, options: LintOptions): Promise<{ tools: readonly unknown[]; revision?: string }> {
   const { source } = options;
   if (source.kind !== 'file') {
     const { fetchTools } = await import('./fetch-tools.ts');
@@ -57,7 +58,7 @@ async function loadTools(io: CliIo, options: LintOptions): Promise<readonly unkn
   }
   const read = await readJsonFile(io, source.file, 'tools file', { maxBytes: fileBytes, maxDepth: fileDepth });
   if (!read.ok) throw new CliError(read.code, read.message);
-  return toolList(read.value);
+  return { tools: toolList(read.value) };
 }
 
 /** Tools per `compileTools` call: the worker client's message size, so each call is one message each way. */

@@ -6,6 +6,7 @@ import type { JSONRPCMessage, Client as ModernClient, StandardSchemaV1, Transpor
 import type { CallToolResult, ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { type SchemaValidationOptions, toolRefusal, type Validator } from '../host/browser.ts';
 import { refusedToolMessage, unknownToolMessage } from '../mcp/call-messages.ts';
+import { toolListRefusals } from '../mcp/index.ts';
 import { readToolListPage } from '../mcp/tool-list-result.ts';
 import type { ToolVerdict } from '../protocol/tool.ts';
 
@@ -85,7 +86,12 @@ export function withModernValidation(client: ModernClient, options: ModernValida
     const page = readToolListPage(await client.request({ method: 'tools/list', params }, asSent));
     if (!page.ok) throw new Error(`The server's tools/list answer cannot be read: ${page.message}`);
     const listed = page.tools;
-    const compiled = listed.length > 0 ? await validator.compileTools(listed) : [];
+    // The list's own verdicts under this connection's revision first (2026-07-28: any outputSchema root stands).
+    const forced = toolListRefusals(listed, new Map(), '2026-07-28');
+    const judged = listed.filter((_, i) => forced[i] === undefined);
+    const fresh = judged.length > 0 ? await validator.compileTools(judged) : [];
+    let next = 0;
+    const compiled = forced.map((verdict) => verdict ?? (fresh[next++] as ToolVerdict));
     const accepted: Tool[] = [];
     for (const [i, tool] of listed.entries()) {
       const verdict = compiled[i] as ToolVerdict;
