@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, McpError, ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { maxToolListPages, maxToolsPerListing, readToolListPage } from '../mcp/index.ts';
-import { listAsSent, resultAsSent } from './list-as-sent.ts';
+import { listAsSent, resultAsSent } from '../mcp/list-as-sent.ts';
 import { packageVersion } from './package-version.ts';
 import { protocolError, type RemoteContext, remoteError, timeoutError } from './remote-error.ts';
 

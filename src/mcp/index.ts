@@ -2,5 +2,6 @@
 
 export { malformedToolMessage, toolListRefusals } from '../engine/compile-tool.ts';
 export { refusedToolMessage, unknownToolMessage } from './call-messages.ts';
+export { listAsSent, type MessageTransport, resultAsSent } from './list-as-sent.ts';
 export { maxToolListPages, maxToolsPerListing } from './tool-list-limits.ts';
 export { readToolListPage, type ToolListPage } from './tool-list-result.ts';

@@ -9,8 +9,9 @@ import {
   withElicitationValidation,
   withSchemaValidation,
 } from '../host/browser.ts';
+import { listAsSent } from '../mcp/list-as-sent.ts';
 import type { ElicitationRequest } from './elicitation-dialog.ts';
-import { listAsSent, type PageClient, withModernValidation } from './modern-client.ts';
+import { type PageClient, withModernValidation } from './modern-client.ts';
 
 export interface ConnectOptions {
   /** The gateway's MCP endpoint (the page's own origin, `/mcp`). */

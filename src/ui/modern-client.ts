@@ -2,11 +2,12 @@
 // initialize; elicitation arrives as MRTR rounds, answered through its `elicitation/create` handler), with the same
 // schema policy as the v1 path: each listed tool compiled by the worker validator (refused ones left out), arguments
 // checked before a call is sent, structuredContent checked against outputSchema (a warning, as on the v1 path).
-import type { JSONRPCMessage, Client as ModernClient, StandardSchemaV1, Transport } from '@modelcontextprotocol/client';
+import type { Client as ModernClient, StandardSchemaV1 } from '@modelcontextprotocol/client';
 import type { CallToolResult, ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { type SchemaValidationOptions, toolRefusal, type Validator } from '../host/browser.ts';
 import { refusedToolMessage, unknownToolMessage } from '../mcp/call-messages.ts';
 import { toolListRefusals } from '../mcp/index.ts';
+import { resultAsSent } from '../mcp/list-as-sent.ts';
 import { readToolListPage } from '../mcp/tool-list-result.ts';
 import type { ToolVerdict } from '../protocol/tool.ts';
 
@@ -33,46 +34,9 @@ const refused = (message: string, code: string, issues?: Issues): Error =>
 
 const listing = (issues: Issues): string => issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
 
-const asSentKey = Symbol('tools/list result as sent');
-
-/**
- * Keeps each `tools/list` result as the server sent it. The v2 client checks every result against the spec's wire
- * schema before a caller's result schema sees it, so one tool with no `inputSchema` or a `"type":"string"` root
- * fails the whole list with a zod dump. Called after `connect` (the client has set `onmessage` by then), it hands
- * the client each complete `tools/list` answer without its tools and cursor, the real result kept beside it under a
- * symbol the client copies along; `asSent` gives that back. Same technique as src/cli/list-as-sent.ts.
- */
-export function listAsSent(transport: Transport): void {
-  const listIds = new Set<unknown>();
-  const send = transport.send.bind(transport);
-  transport.send = (message, options) => {
-    const { method, id } = message as { method?: unknown; id?: unknown };
-    if (method === 'tools/list' && id !== undefined) listIds.add(id);
-    return send(message, options);
-  };
-  const deliver = transport.onmessage;
-  transport.onmessage = (message, extra) => {
-    const { id, result } = message as { id?: unknown; result?: unknown };
-    const resultType = (result as { resultType?: unknown } | null | undefined)?.resultType;
-    const complete = resultType === undefined || resultType === 'complete';
-    if (id !== undefined && listIds.delete(id) && complete && typeof result === 'object' && result !== null && !Array.isArray(result)) {
-      const { nextCursor: _cursor, ...rest } = result as Record<string, unknown>;
-      deliver?.({ ...message, result: { ...rest, tools: [], [asSentKey]: result } } as JSONRPCMessage, extra);
-      return;
-    }
-    deliver?.(message, extra);
-  };
-}
-
-/** A result schema that gives back the result as sent (see `listAsSent`), else the value itself. */
+/** A result schema that gives back the result as sent (`listAsSent` on the transport, src/mcp), else the value. */
 const asSent: StandardSchemaV1<unknown> = {
-  '~standard': {
-    version: 1,
-    vendor: 'schemaval',
-    validate: (value) => ({
-      value: (typeof value === 'object' && value !== null ? (value as { [asSentKey]?: unknown })[asSentKey] : undefined) ?? value,
-    }),
-  },
+  '~standard': { version: 1, vendor: 'schemaval', validate: (value) => ({ value: resultAsSent(value) }) },
 };
 
 /** Wraps a connected v2 client (pinned to 2026-07-28) with the page's schema checks. */
