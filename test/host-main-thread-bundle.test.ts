@@ -8,6 +8,7 @@ import { build } from 'esbuild';
 import { createValidator } from '../src/host/browser.ts';
 import { createInlineValidator } from '../src/host/inline-validator.ts';
 import { createValidator as createNodeValidator } from '../src/host/node.ts';
+import { browserPageBuild, shippedInputs } from './helpers/bundle-inputs.ts';
 
 const src = (path: string) => fileURLToPath(new URL(`../src/${path}`, import.meta.url));
 
@@ -17,24 +18,12 @@ const enginePattern =
 
 async function bundle(contents: string, external: string[] = []) {
   const result = await build({
+    ...browserPageBuild,
     stdin: { contents, resolveDir: src('host'), sourcefile: 'page.ts', loader: 'ts' },
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'browser',
-    conditions: ['browser'],
-    target: 'es2022',
-    minify: true,
-    metafile: true,
     external,
-    logLevel: 'silent',
   });
   const output = result.outputFiles[0]?.contents ?? new Uint8Array();
-  // metafile.inputs lists every file the resolver reached, tree-shaken or not; the output's inputs say what shipped.
-  const shipped = Object.values(result.metafile.outputs)[0]?.inputs ?? {};
-  const inputs = Object.entries(shipped)
-    .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
-    .map(([input]) => input);
+  const inputs = shippedInputs(result.metafile);
   return { inputs, bytes: output.length, gzip: gzipSync(output).length };
 }
 

@@ -12,6 +12,7 @@ import { chromium } from '@playwright/test';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import playwrightConfig from '../../playwright.config.ts';
+import { browserPageBuild, shippedInputs } from '../helpers/bundle-inputs.ts';
 import {
   childEnv,
   copyFixture,
@@ -321,25 +322,15 @@ describe('the installed package', { concurrency: true }, () => {
     // The page's main thread carries no engine: createValidator + withSchemaValidation from the installed package,
     // minified, against the host's own SDK (the engine is in the worker; inline mode is schemaval/host/inline).
     const mainThread = await build({
+      ...browserPageBuild,
       stdin: {
         contents: "export { createValidator, withSchemaValidation } from 'schemaval/host';\n",
         resolveDir: scratch.dir,
         loader: 'js',
       },
       absWorkingDir: scratch.dir,
-      bundle: true,
-      write: false,
-      format: 'esm',
-      platform: 'browser',
-      conditions: ['browser'],
-      target: 'es2022',
-      minify: true,
-      metafile: true,
-      logLevel: 'silent',
     });
-    const shipped = Object.entries(Object.values(mainThread.metafile.outputs)[0]?.inputs ?? {})
-      .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
-      .map(([input]) => input);
+    const shipped = shippedInputs(mainThread.metafile);
     assert.ok(shipped.some((input) => input.includes('node_modules/schemaval/dist/src/host/worker-client.js')));
     assert.deepEqual(
       shipped.filter((input) =>

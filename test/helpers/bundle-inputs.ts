@@ -1,0 +1,25 @@
+// What a page ships: esbuild options for a minified browser bundle, and the inputs that reached its output.
+import type { BuildOptions, Metafile } from 'esbuild';
+
+/** A page's main-thread bundle as a page ships it: ESM for the browser condition, minified, with a metafile. */
+export const browserPageBuild = {
+  bundle: true,
+  write: false,
+  format: 'esm',
+  platform: 'browser',
+  conditions: ['browser'],
+  target: 'es2022',
+  minify: true,
+  metafile: true,
+  logLevel: 'silent',
+} as const satisfies BuildOptions;
+
+/**
+ * The inputs that put bytes into the (single) output. `metafile.inputs` lists every file the resolver reached,
+ * tree-shaken or not; the output's own inputs say what shipped.
+ */
+export function shippedInputs(metafile: Metafile): string[] {
+  return Object.entries(Object.values(metafile.outputs)[0]?.inputs ?? {})
+    .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
+    .map(([input]) => input);
+}
