@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createEngine } from '../../src/engine/index.ts';
 import { bulkyTools, longNameTools } from '../../test/fixtures/hostile-bounds.ts';
+import { createListUpstream, postInSession } from '../../test/helpers/list-upstream.ts';
 import { withToolCache } from '../src/cached-session-store.ts';
 import { readEdgeConfig } from '../src/edge-config.ts';
 import { GatewayStateError } from '../src/gateway-error.ts';
@@ -32,18 +33,7 @@ type Answer = {
 
 /** A gateway in front of an upstream that answers every tools/list with `tools()` (and counts the lists). */
 function gatewayFor(tools: () => readonly unknown[], options: { upstreamMaxBytes?: number; sessions?: SessionStores } = {}) {
-  const seen = { lists: 0, calls: 0 };
-  const upstream = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    const text = await new Request(input, init).text();
-    const message = JSON.parse(text === '' ? '{}' : text);
-    const headers = { 'content-type': 'application/json' };
-    if (message.method === 'tools/list') {
-      seen.lists++;
-      return new Response(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { tools: tools() } }), { headers });
-    }
-    seen.calls++;
-    return new Response(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [] } }), { headers });
-  };
+  const { fetch: upstream, seen } = createListUpstream(tools);
   const sessions = options.sessions ?? createMemorySessionStores({ maxBytes: 64 * mib });
   const gateway = createMcpGateway({
     engine: createEngine(),
@@ -51,22 +41,11 @@ function gatewayFor(tools: () => readonly unknown[], options: { upstreamMaxBytes
     sessions,
     toolCache: createToolCache({ maxBytes: 64 * mib }),
     outputPolicy: 'warn',
-    fetch: upstream as typeof fetch,
+    fetch: upstream,
     upstreamMaxBytes: options.upstreamMaxBytes ?? defaults.upstreamMaxBytes,
   });
   const send = async (message: Record<string, unknown>, session = 'session-1'): Promise<Answer> => {
-    const response = await gateway(
-      new Request('http://gateway.test/mcp', {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2025-11-25',
-          'mcp-session-id': session,
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 7, ...message }),
-      }),
-    );
+    const response = await postInSession(gateway, session, message, 7);
     return { status: response.status, body: (await response.json()) as Answer['body'] };
   };
   return { send, seen };
@@ -88,7 +67,7 @@ describe('UPSTREAM_MAX_BYTES: 4 MiB by default', () => {
     const call = await big.send({ method: 'tools/call', params: { name: 'nowhere', arguments: {} } }, 'session-2');
     assert.equal(call.status, 200);
     assert.equal(call.body.error?.data?.code, 'upstream_too_large');
-    assert.equal(big.seen.calls, 0);
+    assert.equal(big.seen.calls.length, 0);
 
     const fifteen = bulkyTools(15);
     assert.ok(JSON.stringify({ tools: fifteen }).length > 3.4 * mib);
@@ -128,7 +107,7 @@ describe('state per key: maxStateBytes', () => {
     assert.equal(call.status, 200);
     assert.equal(call.body.error?.code, -32603);
     assert.equal(call.body.error?.data?.code, 'state_too_large');
-    assert.equal(seen.calls, 0);
+    assert.equal(seen.calls.length, 0);
   });
 
   it('turns any store failure (workerd refusing an RPC of 35 MB) into state_unavailable, not HTTP 500', async () => {

@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createEngine } from '../../src/engine/index.ts';
+import { createListUpstream, postInSession } from '../../test/helpers/list-upstream.ts';
 import { createMcpGateway } from '../src/mcp-gateway.ts';
 import { createMemorySessionStores, type StoredTool, textBytes } from '../src/session-store.ts';
 import { createToolCache } from '../src/tool-cache.ts';
@@ -147,20 +148,8 @@ describe('memory session stores', () => {
 describe('gateway under many forged session ids', () => {
   it('keeps a list of large tools fetched under each id within the caches, and still checks every call', async () => {
     const tools = Array.from({ length: 12 }, (_, i) => largeTool(`big-${i}`, 233_000));
-    const listBody = (id: unknown) => JSON.stringify({ jsonrpc: '2.0', id, result: { tools } });
-    let lists = 0;
-    const calls: unknown[] = [];
-    const upstream = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-      const text = await new Request(input, init).text();
-      const message = JSON.parse(text === '' ? '{}' : text);
-      const headers = { 'content-type': 'application/json' };
-      if (message.method === 'tools/list') {
-        lists++;
-        return new Response(listBody(message.id), { headers });
-      }
-      calls.push(message.params?.arguments);
-      return new Response(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [] } }), { headers });
-    };
+    const { fetch: upstream, seen } = createListUpstream(() => tools);
+    const calls = seen.calls;
     const cap = 4 * mib;
     const toolCache = createToolCache({ maxBytes: cap });
     const sessions = createMemorySessionStores({ maxBytes: cap });
@@ -170,21 +159,10 @@ describe('gateway under many forged session ids', () => {
       sessions,
       toolCache,
       outputPolicy: 'enforce',
-      fetch: upstream as typeof fetch,
+      fetch: upstream,
     });
     const send = async (sessionId: string, message: Record<string, unknown>) => {
-      const response = await gateway(
-        new Request('http://gateway.test/mcp', {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/json, text/event-stream',
-            'mcp-protocol-version': '2025-11-25',
-            'mcp-session-id': sessionId,
-          },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, ...message }),
-        }),
-      );
+      const response = await postInSession(gateway, sessionId, message);
       return (await response.json()) as { result?: { tools?: unknown[] }; error?: { data?: { code?: string } } };
     };
 
@@ -202,10 +180,10 @@ describe('gateway under many forged session ids', () => {
     assert.ok(toolCache.stats().bytes > cap / 2, 'the cap is used, not undercut by a wrong count');
 
     // Eviction forgets, it never admits: an evicted session's call lists again and is checked; so is the newest.
-    assert.equal(lists, forged);
+    assert.equal(seen.lists, forged);
     const evicted = await send('forged-0', { method: 'tools/call', params: { name: 'big-11', arguments: { field_0: 1 } } });
     assert.equal(evicted.error?.data?.code, 'invalid_arguments');
-    assert.equal(lists, forged + 1);
+    assert.equal(seen.lists, forged + 1);
     const newest = await send(`forged-${forged - 1}`, { method: 'tools/call', params: { name: 'big-11', arguments: { field_0: 'ok' } } });
     assert.equal(newest.error, undefined);
     assert.deepEqual(calls, [{ field_0: 'ok' }]);
