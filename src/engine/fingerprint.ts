@@ -1,12 +1,13 @@
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { canonicalJson } from './canonical-json.ts';
-import { sha256Hex } from './sha256-hex.ts';
 
 export { canonicalJson } from './canonical-json.ts';
 
 /**
  * Lowercase hex SHA-256 of the RFC 8785 canonical JSON of a value (docs/architecture.md#fingerprints-and-caches).
  * Numbers a double cannot hold keep their exact digits, so two schemas that differ only there get different
- * fingerprints. Asynchronous for its callers' sake only: the hash is synchronous (`sha256Hex`).
+ * fingerprints. Asynchronous for its callers' sake only: the hash is @noble/hashes' synchronous SHA-256.
  */
 export async function fingerprint(value: unknown): Promise<string> {
   return hashText(canonicalJson(value));
@@ -44,7 +45,7 @@ function hashTool(tool: FingerprintedTool): string {
 
 /** Lowercase hex SHA-256 of the UTF-8 bytes of a text: the fingerprint, when the text is canonical JSON. */
 export function hashText(text: string): string {
-  return sha256Hex(text);
+  return bytesToHex(sha256(utf8ToBytes(text)));
 }
 
 /**
