@@ -1,4 +1,3 @@
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { checkElicitationSchema, elicitationDefaults, elicitationMode } from '../engine/check-elicitation-schema.ts';
 import { formatIssues } from '../engine/format-issue.ts';
 import type { ValidatorService } from '../protocol/validator-service.ts';
@@ -91,7 +90,8 @@ function refuseUnknownMode(params: Record<string, unknown>): void {
 }
 
 function isElicitation(schema: unknown): boolean {
-  if (schema === ElicitRequestSchema || schema === 'elicitation/create') return true;
+  // v2 names the method; v1 passes its zod ElicitRequestSchema, whose method literal says the same (no v1 import).
+  if (schema === 'elicitation/create') return true;
   const method = (schema as { shape?: { method?: { value?: unknown } } })?.shape?.method?.value;
   return method === 'elicitation/create';
 }

@@ -1,14 +1,5 @@
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import {
-  type CallToolRequest,
-  type CallToolResult,
-  CallToolResultSchema,
-  LATEST_PROTOCOL_VERSION,
-  type ListToolsRequest,
-  type ListToolsResult,
-  ResultSchema,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolRequest, CallToolResult, ListToolsRequest, ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { toolListRefusals, toolRefusal } from '../engine/compile-tool.ts';
 import { toolFingerprint } from '../engine/fingerprint.ts';
 import { formatIssues } from '../engine/format-issue.ts';
@@ -24,6 +15,7 @@ import type { ToolVerdict } from '../protocol/tool.ts';
 import type { ValidatorService } from '../protocol/validator-service.ts';
 import { wrapElicitation } from './elicitation-guard.ts';
 import { invalidParams } from './invalid-params.ts';
+import { anyResult, callToolResult } from './plain-result-schemas.ts';
 import { createMemoryVerdictCache, type VerdictCache } from './verdict-cache.ts';
 
 /** Something the adapter let through but wants the host to know (a refused tool, a result that broke its schema). */
@@ -182,8 +174,8 @@ export function withSchemaValidation<C extends McpClientLike>(client: C, options
     });
   }
   // The revision decides one rule (an outputSchema root other than "type": "object" is malformed before 2026-07-28);
-  // the v1 client speaks at most its LATEST_PROTOCOL_VERSION.
-  const revision = (): string | undefined => (modern === undefined ? LATEST_PROTOCOL_VERSION : modern.getNegotiatedProtocolVersion());
+  // the v1 client speaks at most 2025-11-25 (its LATEST_PROTOCOL_VERSION), and every earlier revision has that rule.
+  const revision = (): string | undefined => (modern === undefined ? '2025-11-25' : modern.getNegotiatedProtocolVersion());
 
   // The names on each page of the current listing (a call without a cursor starts one): pages make one list, so a
   // name repeated on a later page is a duplicate too. A page read again replaces itself.
@@ -229,7 +221,7 @@ export function withSchemaValidation<C extends McpClientLike>(client: C, options
     // each entry judged here (docs/decisions/015-malformed-tools-excluded.md).
     const raw = await request(
       { method: 'tools/list', ...(params === undefined ? {} : { params }) },
-      modern === undefined ? ResultSchema : asSent,
+      modern === undefined ? anyResult : asSent,
       requestOptions,
     );
     const { [heldTools]: held, ...sent } = (raw ?? {}) as { [heldTools]?: unknown };
@@ -302,7 +294,7 @@ export function withSchemaValidation<C extends McpClientLike>(client: C, options
 
   /** v1: `(params, resultSchema?, options?)`; v2: `(params, options?)`. */
   const callTool = async (params: CallToolRequest['params'], second?: unknown, third?: RequestOptions): Promise<CallToolResult> => {
-    const resultSchema = modern === undefined ? ((second as typeof CallToolResultSchema | undefined) ?? CallToolResultSchema) : undefined;
+    const resultSchema = modern === undefined ? (second ?? callToolResult) : undefined;
     const requestOptions = modern === undefined ? third : (second as RequestOptions | undefined);
     const name = params.name;
     let entry = registry.get(name);
