@@ -1,7 +1,9 @@
 // schemavalProvider behind the MCP SDK's synchronous jsonSchemaValidator hook.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { Client as ModernClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { createMcpHandler, Server as ModernServer } from '@modelcontextprotocol/server';
 import { schemavalProvider } from '../src/host/node.ts';
 import { startFixture } from './helpers/mcp-fixture.ts';
 
@@ -37,4 +39,44 @@ describe('schemavalProvider', () => {
       await fixture.close();
     }
   });
+
+  for (const revision of ['2025-11-25', '2026-07-28'] as const) {
+    it(`is a drop-in for the SDK v2 client (${revision}): structuredContent is checked with it`, async () => {
+      const weather = {
+        name: 'weather',
+        inputSchema: { type: 'object', properties: { reply: { type: 'string' } } },
+        outputSchema: { type: 'object', properties: { temperature: { type: 'number' } }, required: ['temperature'] },
+      };
+      const handler = createMcpHandler(() => {
+        const server = new ModernServer({ name: 'weather', version: '1.0.0' }, { capabilities: { tools: {} } });
+        server.setRequestHandler('tools/list', async () => ({ tools: [weather] as never }));
+        server.setRequestHandler('tools/call', async (request) => {
+          const temperature = (request.params.arguments as { reply?: string } | undefined)?.reply === 'bad' ? 'hot' : 21;
+          return { content: [], structuredContent: { temperature } };
+        });
+        return server;
+      });
+      const client = new ModernClient(
+        { name: 'c', version: '1.0.0' },
+        {
+          jsonSchemaValidator: schemavalProvider(),
+          versionNegotiation: { mode: revision === '2026-07-28' ? { pin: revision } : 'legacy' },
+        },
+      );
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL('http://upstream.test/mcp'), {
+          fetch: ((input: RequestInfo | URL, init?: RequestInit) => handler.fetch(new Request(input, init))) as typeof fetch,
+        }),
+      );
+      try {
+        assert.equal(client.getNegotiatedProtocolVersion(), revision);
+        await client.listTools();
+        assert.deepEqual((await client.callTool({ name: 'weather', arguments: { reply: 'good' } })).structuredContent, { temperature: 21 });
+        await assert.rejects(client.callTool({ name: 'weather', arguments: { reply: 'bad' } }), /\$\.temperature: got string, want number/);
+      } finally {
+        await client.close();
+        await handler.close();
+      }
+    });
+  }
 });
