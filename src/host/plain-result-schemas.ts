@@ -1,7 +1,6 @@
 // The result schemas the adapter hands the SDK v1 Client's `request`, without importing the v1 SDK at run time (a
 // host with only `@modelcontextprotocol/client` v2 installed can then import schemaval/host). The v1 client accepts
 // any object with a zod-3-style `safeParse` (its zod-compat falls back to `schema.safeParse(data)`).
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 /** A schema the v1 client's `request` can parse a result with. */
 export interface PlainResultSchema<T> {
@@ -20,7 +19,7 @@ export const anyResult: PlainResultSchema<Record<string, unknown>> = {
  * on: an object whose `content` (default `[]`) is an array of objects with a string `type`, `structuredContent` an
  * object and `isError` a boolean where present. Other members pass as sent.
  */
-export const callToolResult: PlainResultSchema<CallToolResult> = {
+export const callToolResult: PlainResultSchema<Record<string, unknown>> = {
   safeParse: (data) => {
     const fail = (message: string) => ({ success: false as const, error: new Error(`Invalid tools/call result: ${message}`) });
     if (!isObject(data)) return fail('not an object');
@@ -30,6 +29,6 @@ export const callToolResult: PlainResultSchema<CallToolResult> = {
     if (bad >= 0) return fail(`content[${bad}] has no string "type"`);
     if (data.structuredContent !== undefined && !isObject(data.structuredContent)) return fail('"structuredContent" is not an object');
     if (data.isError !== undefined && typeof data.isError !== 'boolean') return fail('"isError" is not a boolean');
-    return { success: true, data: { ...data, content } as CallToolResult };
+    return { success: true, data: { ...data, content } };
   },
 };

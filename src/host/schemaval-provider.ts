@@ -1,10 +1,26 @@
-import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { type CompileResult, compileSchema } from '../engine/compile-schema.ts';
 import { canonicalJson } from '../engine/fingerprint.ts';
 import { formatIssues } from '../engine/format-issue.ts';
 import { createLruCache } from '../engine/lru-cache.ts';
 import { resolvePolicy } from '../engine/policy.ts';
 import type { Policy } from '../protocol/policy.ts';
+
+/**
+ * The SDK's synchronous `jsonSchemaValidator` hook, spelled here as both SDK lines define it (v1
+ * `@modelcontextprotocol/sdk/validation/types.js`, v2 `@modelcontextprotocol/client`), so that these declarations
+ * need neither SDK installed; test/types/schemaval-provider-clients.ts keeps them assignable to both.
+ */
+export type JsonSchemaValidatorResult<T> =
+  | { valid: true; data: T; errorMessage: undefined }
+  | { valid: false; data: undefined; errorMessage: string };
+
+/** See `JsonSchemaValidatorResult`: one compiled schema. */
+export type JsonSchemaValidator<T> = (input: unknown) => JsonSchemaValidatorResult<T>;
+
+/** See `JsonSchemaValidatorResult`: what the SDKs' `jsonSchemaValidator` option takes. */
+export interface SchemavalJsonSchemaValidator {
+  getValidator<T>(schema: object): JsonSchemaValidator<T>;
+}
 
 export interface SchemavalProviderOptions {
   readonly policy?: Partial<Policy>;
@@ -18,11 +34,11 @@ export interface SchemavalProviderOptions {
  * canonical JSON, the fingerprint's own preimage (SHA-256 itself is asynchronous in WebCrypto). A refused schema
  * yields a validator that rejects everything with the refusal, so nothing passes unchecked.
  */
-export function schemavalProvider(options: SchemavalProviderOptions = {}): jsonSchemaValidator {
+export function schemavalProvider(options: SchemavalProviderOptions = {}): SchemavalJsonSchemaValidator {
   const policy = resolvePolicy(options.policy);
   const cache = createLruCache<string, CompileResult>(options.cacheSize ?? 4096);
   return {
-    getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+    getValidator<T>(schema: object): JsonSchemaValidator<T> {
       let key: string | undefined;
       try {
         key = canonicalJson(schema);

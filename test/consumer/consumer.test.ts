@@ -151,8 +151,10 @@ describe('the installed package', { concurrency: true }, () => {
       '@modelcontextprotocol/sdk': `^${sdkV1}`,
       hono: `^${honoFloor}`,
     });
+    // Each SDK is optional: a host brings the line it uses (schemaval/host needs neither at run time or for its types).
     assert.deepEqual(scratch.manifest.peerDependenciesMeta, {
       '@modelcontextprotocol/client': { optional: true },
+      '@modelcontextprotocol/sdk': { optional: true },
       hono: { optional: true },
     });
     // The repository's own tests run against the dev pins: the other end of each range.
@@ -185,7 +187,7 @@ describe('the installed package', { concurrency: true }, () => {
     assert.equal(tree.dependencies?.schemaval?.dependencies?.['@modelcontextprotocol/sdk']?.version, sdkV1);
   });
 
-  it(`a v2 host (@modelcontextprotocol/client ${sdkV2}): one SDK copy, withElicitationValidation at run time and in strict TypeScript`, async (t) => {
+  it(`a v2 host (@modelcontextprotocol/client ${sdkV2}): no v1 SDK, withSchemaValidation and the provider at run time and in strict TypeScript`, async (t) => {
     const host = await createSiblingProject(scratch, 'v2-host', [`@modelcontextprotocol/client@${sdkV2}`]);
     t.diagnostic(`npm install (${host.install}) ${Math.round(host.timings.install ?? 0)} ms`);
     const copies = {
@@ -194,16 +196,16 @@ describe('the installed package', { concurrency: true }, () => {
     };
     t.diagnostic(`copies: ${JSON.stringify(copies)}`);
     assert.deepEqual(copies.client, [sdkV2]);
-    // schemaval/host still imports v1 SDK values (McpError, the request schemas) at run time, so the v1 SDK is a
-    // required peer that npm installs once for a v2 host too; never a second, pinned copy.
-    assert.equal(copies.sdk.length, 1, 'one v1 SDK copy');
+    // schemaval/host imports no v1 SDK value and its declarations name no v1 type: a v2 host installs no v1 SDK.
+    assert.deepEqual(copies.sdk, [], 'no v1 SDK');
     const script = [
       "import { Client } from '@modelcontextprotocol/client';",
-      "import { withElicitationValidation } from 'schemaval/host';",
+      "import { schemavalProvider, withElicitationValidation, withSchemaValidation } from 'schemaval/host';",
       "import { createInlineValidator } from 'schemaval/host/inline';",
       'const validator = createInlineValidator();',
       "const client = new Client({ name: 'v2-host', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });",
-      'const same = withElicitationValidation(client, { validator }) === client;',
+      'const same = withElicitationValidation(client, { validator }) === client && withSchemaValidation(client, { validator }) === client;',
+      "new Client({ name: 'p', version: '1.0.0' }, { jsonSchemaValidator: schemavalProvider() });",
       "client.setRequestHandler('elicitation/create', () => ({ action: 'decline' }));",
       "const outcome = await validator.validate({ type: 'integer' }, 'x');",
       'console.log(JSON.stringify({ same, valid: outcome.valid }));',
@@ -214,10 +216,12 @@ describe('the installed package', { concurrency: true }, () => {
     assert.deepEqual(JSON.parse(ran.stdout.trim()), { same: true, valid: false });
     const lines = [
       "import { Client } from '@modelcontextprotocol/client';",
-      "import { createValidator, withElicitationValidation } from 'schemaval/host';",
+      "import { createValidator, schemavalProvider, withElicitationValidation, withSchemaValidation } from 'schemaval/host';",
       "import { createInlineValidator, type InlineValidatorOptions } from 'schemaval/host/inline';",
       'const options: InlineValidatorOptions = { timeBudgetMs: 250 };',
       "export const client: Client = withElicitationValidation(new Client({ name: 'host', version: '1.0.0' }), { validator: createValidator() });",
+      "export const wrapped: Client = withSchemaValidation(new Client({ name: 'host', version: '1.0.0' }), { validator: createValidator() });",
+      "export const provided = new Client({ name: 'p', version: '1.0.0' }, { jsonSchemaValidator: schemavalProvider() });",
       'export const inline = createInlineValidator(options);',
       '',
     ];
