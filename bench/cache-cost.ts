@@ -3,7 +3,7 @@
 // the engine's estimate of it. Run: node --expose-gc --import tsx bench/cache-cost.ts
 import { readFileSync } from 'node:fs';
 import { Validator } from '@cfworker/json-schema';
-import { compiledWeight } from '../src/engine/compiled-weight.ts';
+import { compiledWeight } from '../src/engine/core/compiled-weight.ts';
 import { compileSchema, createEngine } from '../src/engine/index.ts';
 import { longBaseSchema, pointerBomb } from '../test/fixtures/hostile-inputs.ts';
 import { buildCorpus, type CorpusTool, largeToolSchema } from './corpus.ts';

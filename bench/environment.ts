@@ -1,7 +1,7 @@
 // The header of the report: runtime, machine and the versions of the libraries compared.
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { copyJson } from '../src/engine/copy-json.ts';
+import { copyJson } from '../src/engine/json/copy-json.ts';
 
 const packages = ['@cfworker/json-schema', 'ajv', 'ajv-formats', '@modelcontextprotocol/sdk', '@hyperjump/json-schema'];
 

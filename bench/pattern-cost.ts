@@ -1,8 +1,8 @@
 // Section 8 of `npm run bench`: what the linear-time matcher (decision 009) costs against the backtracking RegExp
 // it replaces, on the bench fixtures' own patterns, per check as the validator makes it (construct, then test).
-import { withLinearPatterns } from '../src/engine/adapters/linear-regexp-scope.ts';
-import { compileSchema } from '../src/engine/compile-schema.ts';
-import { compileLinearPattern, compileRe2Pattern } from '../src/engine/linear-pattern.ts';
+import { withLinearPatterns } from '../src/engine/adapters/cfworker/linear-regexp-scope.ts';
+import { compileSchema } from '../src/engine/core/compile-schema.ts';
+import { compileLinearPattern, compileRe2Pattern } from '../src/engine/patterns/linear-pattern.ts';
 import { formatTable } from './format-table.ts';
 import { formatNs } from './format-units.ts';
 import { defaultHarnessOptions, type Measurement, measure, pairedRatio } from './harness.ts';

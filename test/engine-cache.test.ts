@@ -6,7 +6,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { buildCorpus, largeToolSchema } from '../bench/corpus.ts';
 import { fixtures } from '../bench/fixtures.ts';
-import { compiledWeight } from '../src/engine/compiled-weight.ts';
+import { compiledWeight } from '../src/engine/core/compiled-weight.ts';
 import { createEngine, createLruCache, fingerprint, policyHash, resolvePolicy } from '../src/engine/index.ts';
 
 const remote = { type: 'object', properties: { a: { $ref: 'https://example.com/a.json' } } };
@@ -211,7 +211,7 @@ describe('memory bound of the compiled-schema cache', () => {
   };
 
   it('evicts by estimated size as well as by count, keeping the newest', async () => {
-    // Each schema weighs about 13 KB (src/engine/compiled-weight.ts): two fit in 30,000 bytes, three do not.
+    // Each schema weighs about 13 KB (src/engine/core/compiled-weight.ts): two fit in 30,000 bytes, three do not.
     const engine = createEngine({ maxCacheBytes: 30_000 });
     const schema = (i: number) => ({ description: 'x'.repeat(2_000), properties: { [`p${i}`]: { type: 'string' } } });
     for (let i = 0; i < 5; i++) await engine.compile(schema(i));

@@ -1,8 +1,8 @@
-// The engine's instance copy (src/engine/copy-json.ts): what it counts, what it refuses and where.
+// The engine's instance copy (src/engine/json/copy-json.ts): what it counts, what it refuses and where.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { copyJson, jsonObjectPrototype } from '../src/engine/copy-json.ts';
+import { copyJson, jsonObjectPrototype } from '../src/engine/json/copy-json.ts';
 
 const limits = { maxBytes: 1 << 24, maxDepth: 64 };
 

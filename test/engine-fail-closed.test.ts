@@ -4,12 +4,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { elicitationMode, splitElicitationAnswer } from '../src/engine/check-elicitation-schema.ts';
-import { toolListRefusals } from '../src/engine/compile-tool.ts';
-import { describeFailures } from '../src/engine/describe-failure.ts';
+import { elicitationMode, splitElicitationAnswer } from '../src/engine/forms/check-elicitation-schema.ts';
 import { createEngine, jsonPath, toolFingerprint } from '../src/engine/index.ts';
-import { keywordSegments } from '../src/engine/keyword-segments.ts';
-import type { LeafFailure } from '../src/engine/schema-validator-adapter.ts';
+import { describeFailures } from '../src/engine/issues/describe-failure.ts';
+import { keywordSegments } from '../src/engine/schema/keyword-segments.ts';
+import type { LeafFailure } from '../src/engine/schema/schema-validator-adapter.ts';
+import { toolListRefusals } from '../src/engine/tools/compile-tool.ts';
 import type { Issue, ToolVerdict, ValidationOutcome } from '../src/protocol/index.ts';
 import { compileWithOracle } from './helpers/hyperjump-oracle.ts';
 

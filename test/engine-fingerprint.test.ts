@@ -5,8 +5,8 @@ import { describe, it } from 'node:test';
 import canonicalize from 'canonicalize';
 import fc from 'fast-check';
 import { isLosslessNumber, LosslessNumber } from 'lossless-json';
-import { exactKey, exactOfDouble, formatExact, parseExactDecimal } from '../src/engine/exact-decimal.ts';
 import { canonicalJson, createEngine, fingerprint, toolFingerprint } from '../src/engine/index.ts';
+import { exactKey, exactOfDouble, formatExact, parseExactDecimal } from '../src/engine/numbers/exact-decimal.ts';
 import { lossless } from './fixtures/engine/helpers.ts';
 
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');

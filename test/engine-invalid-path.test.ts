@@ -3,14 +3,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { createCfworkerAdapter } from '../src/engine/adapters/cfworker-adapter.ts';
+import { createCfworkerAdapter } from '../src/engine/adapters/cfworker/cfworker-adapter.ts';
 import { resolvePolicy } from '../src/engine/index.ts';
 import type {
   AdapterValidateOptions,
   CompiledAdapterSchema,
   LeafFailure,
   SchemaValidatorAdapter,
-} from '../src/engine/schema-validator-adapter.ts';
+} from '../src/engine/schema/schema-validator-adapter.ts';
 import { accept, issuesOf } from './fixtures/engine/helpers.ts';
 import { hostileInputs } from './fixtures/hostile-inputs.ts';
 

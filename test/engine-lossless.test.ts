@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { LosslessNumber, parse as losslessParse } from 'lossless-json';
-import { compareExact, isDoubleText, parseExactDecimal } from '../src/engine/exact-decimal.ts';
 import { createEngine, parseJson } from '../src/engine/index.ts';
+import { compareExact, isDoubleText, parseExactDecimal } from '../src/engine/numbers/exact-decimal.ts';
 import { assertValid, issuesOf, lossless, refuse } from './fixtures/engine/helpers.ts';
 
 const parse = (text: string) => parseJson(text, { maxBytes: 4 * 1024 * 1024, maxDepth: 100 });

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fixtures } from '../bench/fixtures.ts';
-import { estimateWork, freePathChars, pathCharsPerTick } from '../src/engine/estimate-work.ts';
 import { checkSchema, compileSchema, resolvePolicy } from '../src/engine/index.ts';
+import { estimateWork, freePathChars, pathCharsPerTick } from '../src/engine/work/estimate-work.ts';
 
 const { maxWork } = resolvePolicy();
 const overBudget = { path: '$', keyword: 'maxWork', message: `checking this value would take more than ${maxWork} steps` };

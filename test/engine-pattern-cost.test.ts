@@ -4,19 +4,24 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { RE2JS } from 're2js';
+import { compileSchema } from '../src/engine/core/compile-schema.ts';
 import {
   analysisVisitsPerUnit,
   checkPatterns,
   maxSchemaPatternUnits,
   minPatternChars,
   programUnits,
-} from '../src/engine/check-patterns.ts';
-import { checkSchema } from '../src/engine/check-schema.ts';
-import { compileSchema } from '../src/engine/compile-schema.ts';
-import { estimateWork } from '../src/engine/estimate-work.ts';
-import { cachedLinearMatcher, compileLinearPattern, linearPatternCacheSize, maxCachedBytes } from '../src/engine/linear-pattern.ts';
-import { re2PatternCost } from '../src/engine/pattern-program.ts';
-import { resolvePolicy } from '../src/engine/policy.ts';
+} from '../src/engine/patterns/check-patterns.ts';
+import {
+  cachedLinearMatcher,
+  compileLinearPattern,
+  linearPatternCacheSize,
+  maxCachedBytes,
+} from '../src/engine/patterns/linear-pattern.ts';
+import { re2PatternCost } from '../src/engine/patterns/pattern-program.ts';
+import { checkSchema } from '../src/engine/policy/check-schema.ts';
+import { resolvePolicy } from '../src/engine/policy/policy.ts';
+import { estimateWork } from '../src/engine/work/estimate-work.ts';
 
 const policy = resolvePolicy();
 

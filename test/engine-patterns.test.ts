@@ -5,11 +5,11 @@ import { describe, it } from 'node:test';
 import { validate as cfworkerValidate } from '@cfworker/json-schema';
 import fc from 'fast-check';
 import { RE2JS } from 're2js';
-import { linearPatternsAvailable, withLinearPatterns } from '../src/engine/adapters/linear-regexp-scope.ts';
-import { type CompileResult, compileSchema } from '../src/engine/compile-schema.ts';
-import { boundDfa, compileLinearPattern, compileRe2Pattern } from '../src/engine/linear-pattern.ts';
-import { resolvePolicy } from '../src/engine/policy.ts';
-import { translatePattern } from '../src/engine/translate-pattern.ts';
+import { linearPatternsAvailable, withLinearPatterns } from '../src/engine/adapters/cfworker/linear-regexp-scope.ts';
+import { type CompileResult, compileSchema } from '../src/engine/core/compile-schema.ts';
+import { boundDfa, compileLinearPattern, compileRe2Pattern } from '../src/engine/patterns/linear-pattern.ts';
+import { translatePattern } from '../src/engine/patterns/translate-pattern.ts';
+import { resolvePolicy } from '../src/engine/policy/policy.ts';
 
 const NativeRegExp = RegExp;
 

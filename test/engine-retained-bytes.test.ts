@@ -7,10 +7,10 @@ import { describe, it } from 'node:test';
 import { dereference } from '@cfworker/json-schema';
 import { buildCorpus, largeToolSchema } from '../bench/corpus.ts';
 import { fixtures } from '../bench/fixtures.ts';
-import { createCfworkerAdapter } from '../src/engine/adapters/cfworker-adapter.ts';
-import { compiledWeight } from '../src/engine/compiled-weight.ts';
+import { createCfworkerAdapter } from '../src/engine/adapters/cfworker/cfworker-adapter.ts';
+import { compiledWeight } from '../src/engine/core/compiled-weight.ts';
 import { checkSchema, compileSchema, defaultPolicy, policyHash, resolvePolicy } from '../src/engine/index.ts';
-import type { SchemaValidatorAdapter } from '../src/engine/schema-validator-adapter.ts';
+import type { SchemaValidatorAdapter } from '../src/engine/schema/schema-validator-adapter.ts';
 import { hostileInputs, pointerBomb, pointerBombInstance } from './fixtures/hostile-inputs.ts';
 import { buildLargeSchema } from './fixtures/real-world/large-schema.ts';
 

@@ -1,8 +1,8 @@
 // compileTools verdicts (docs/architecture.md#cli) and argument / structuredContent checks by tool fingerprint.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { toolListRefusals } from '../src/engine/compile-tool.ts';
 import { createEngine, toolFingerprint } from '../src/engine/index.ts';
+import { toolListRefusals } from '../src/engine/tools/compile-tool.ts';
 import type { ToolVerdict } from '../src/protocol/index.ts';
 
 const weather = {

@@ -1,13 +1,13 @@
-// The static ceiling on the work estimate (src/engine/work-bound.ts): the engine skips the co-walk when the ceiling
+// The static ceiling on the work estimate (src/engine/work/work-bound.ts): the engine skips the co-walk when the ceiling
 // for an instance's size is within the budget, so the ceiling must never be below what the co-walk would count.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { fixtures } from '../bench/fixtures.ts';
-import { copyJson } from '../src/engine/copy-json.ts';
-import { estimateWork } from '../src/engine/estimate-work.ts';
 import { type CheckedSchema, checkSchema, compileSchema, resolvePolicy } from '../src/engine/index.ts';
-import { ceilingTicks, withinBound, workBound } from '../src/engine/work-bound.ts';
+import { copyJson } from '../src/engine/json/copy-json.ts';
+import { estimateWork } from '../src/engine/work/estimate-work.ts';
+import { ceilingTicks, withinBound, workBound } from '../src/engine/work/work-bound.ts';
 import { instanceFor } from './helpers/instance-arbitrary.ts';
 import { jsonArb } from './helpers/json-values.ts';
 import { schemaArbitrary } from './helpers/schema-arbitrary.ts';

@@ -14,7 +14,7 @@ const src = (path: string) => fileURLToPath(new URL(`../src/${path}`, import.met
 
 /** What compiles and validates schemas: none of it belongs on a page's main thread. */
 const enginePattern =
-  /src\/engine\/(create-engine|compile-schema|validate-instance|check-schema|linear-pattern|translate-pattern)\.ts$|src\/engine\/adapters\/|node_modules\/(re2js|@cfworker\/json-schema)\//;
+  /src\/engine\/(?:[\w-]+\/)?(create-engine|compile-schema|validate-instance|check-schema|linear-pattern|translate-pattern)\.ts$|src\/engine\/adapters\/|node_modules\/(re2js|@cfworker\/json-schema)\//;
 
 async function bundle(contents: string, external: string[] = []) {
   const result = await build({
@@ -53,7 +53,12 @@ describe("the browser host's main-thread bundle", () => {
     const inline = await bundle("export { createInlineValidator } from './inline-validator.ts';\n");
     t.diagnostic(`schemaval/host/inline: ${kb(inline.bytes)} minified, ${kb(inline.gzip)} gzip`);
     const found = inline.inputs.filter((input) => enginePattern.test(input));
-    for (const part of ['create-engine.ts', 'adapters/cfworker-adapter.ts', 'node_modules/re2js/', 'node_modules/@cfworker/json-schema/'])
+    for (const part of [
+      'create-engine.ts',
+      'adapters/cfworker/cfworker-adapter.ts',
+      'node_modules/re2js/',
+      'node_modules/@cfworker/json-schema/',
+    ])
       assert.ok(
         found.some((input) => input.includes(part)),
         `${part} is in the inline bundle`,

@@ -71,6 +71,6 @@ describe('layer boundaries', () => {
 
   it('imports @cfworker/json-schema from exactly one engine file', () => {
     const importers = files.filter((file) => imports(file).includes('@cfworker/json-schema')).map((file) => relative(src, file));
-    assert.deepEqual(importers, ['engine/adapters/cfworker-adapter.ts']);
+    assert.deepEqual(importers, ['engine/adapters/cfworker/cfworker-adapter.ts']);
   });
 });

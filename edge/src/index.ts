@@ -1,15 +1,15 @@
 // The Worker entry (docs/architecture.md#edge): the HTTP app, the MCP session Durable Object and the RPC entrypoint.
 import type { Hono } from 'hono';
-import { createApp } from './app.ts';
-import { EdgeConfigError, readEdgeConfig } from './edge-config.ts';
-import { createGatewayRouter } from './gateway-router.ts';
-import { isolateCacheBytes, isolateEngine } from './isolate-engine.ts';
-import { createMcpGateway } from './mcp-gateway.ts';
-import type { SessionStore } from './session-store.ts';
-import { createToolCache } from './tool-cache.ts';
+import { EdgeConfigError, readEdgeConfig } from './gateway/edge-config.ts';
+import { createGatewayRouter } from './gateway/gateway-router.ts';
+import { createMcpGateway } from './gateway/mcp-gateway.ts';
+import { createApp } from './http/app.ts';
+import { isolateCacheBytes, isolateEngine } from './http/isolate-engine.ts';
+import type { SessionStore } from './state/session-store.ts';
+import { createToolCache } from './state/tool-cache.ts';
 
-export { McpSession } from './mcp-session.ts';
-export { SchemavalRpc } from './schemaval-rpc.ts';
+export { SchemavalRpc } from './http/schemaval-rpc.ts';
+export { McpSession } from './state/mcp-session.ts';
 
 type EdgeEnv = { Bindings: Env };
 

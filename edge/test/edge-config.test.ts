@@ -1,7 +1,7 @@
 // The Worker's vars (wrangler.jsonc) as the entry reads them: defaults, normalisation, and loud misconfiguration.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { defaultUpstreamMaxBytes, readEdgeConfig } from '../src/edge-config.ts';
+import { defaultUpstreamMaxBytes, readEdgeConfig } from '../src/gateway/edge-config.ts';
 
 describe('readEdgeConfig', () => {
   it('reads the wrangler.jsonc defaults as "nothing configured" with the warn output policy', () => {

@@ -18,7 +18,7 @@ function imports(file: string): string[] {
 }
 
 describe('edge layer boundaries', () => {
-  const files = readdirSync(edgeSrc)
+  const files = readdirSync(edgeSrc, { recursive: true, encoding: 'utf8' })
     .filter((name) => name.endsWith('.ts'))
     .map((name) => join(edgeSrc, name));
 

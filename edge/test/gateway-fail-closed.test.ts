@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createEngine } from '../../src/engine/index.ts';
 import { maxToolListPages } from '../../src/mcp/index.ts';
-import { createMcpGateway, type McpGatewayOptions } from '../src/mcp-gateway.ts';
-import { refusedBodyDrain } from '../src/read-limited-text.ts';
-import { createMemorySessionStores } from '../src/session-store.ts';
-import { createSseParser } from '../src/sse-transform.ts';
+import { createMcpGateway, type McpGatewayOptions } from '../src/gateway/mcp-gateway.ts';
+import { refusedBodyDrain } from '../src/http/read-limited-text.ts';
+import { createMemorySessionStores } from '../src/state/session-store.ts';
+import { createSseParser } from '../src/upstream/sse-transform.ts';
 
 /** A marker put into every hostile payload: it must never appear in what the client receives. */
 const MARK = 'HOSTILE-7f3a';

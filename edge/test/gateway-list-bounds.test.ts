@@ -6,10 +6,10 @@ import { describe, it } from 'node:test';
 import { createEngine } from '../../src/engine/index.ts';
 import { bulkyTools, longNameTools } from '../../test/fixtures/hostile-bounds.ts';
 import { createListUpstream, postInSession } from '../../test/helpers/list-upstream.ts';
-import { withToolCache } from '../src/cached-session-store.ts';
-import { readEdgeConfig } from '../src/edge-config.ts';
-import { GatewayStateError } from '../src/gateway-error.ts';
-import { createMcpGateway } from '../src/mcp-gateway.ts';
+import { readEdgeConfig } from '../src/gateway/edge-config.ts';
+import { createMcpGateway } from '../src/gateway/mcp-gateway.ts';
+import { GatewayStateError } from '../src/rpc/gateway-error.ts';
+import { withToolCache } from '../src/state/cached-session-store.ts';
 import {
   createMemorySessionStores,
   maxStateBytes,
@@ -19,8 +19,8 @@ import {
   type StoredTool,
   toolsBytes,
   unpackTool,
-} from '../src/session-store.ts';
-import { createToolCache } from '../src/tool-cache.ts';
+} from '../src/state/session-store.ts';
+import { createToolCache } from '../src/state/tool-cache.ts';
 
 const mib = 1024 * 1024;
 const upstreamUrl = 'http://list.test/mcp';

@@ -8,9 +8,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createEngine } from '../../src/engine/index.ts';
 import { createMrtrUpstream, type MrtrUpstream, upstreamState } from '../../test/helpers/mrtr-upstream.ts';
-import { createMcpGateway } from '../src/mcp-gateway.ts';
-import { createRequestStateSealer } from '../src/request-state.ts';
-import { createMemorySessionStores } from '../src/session-store.ts';
+import { createMcpGateway } from '../src/gateway/mcp-gateway.ts';
+import { createRequestStateSealer } from '../src/gateway/request-state.ts';
+import { createMemorySessionStores } from '../src/state/session-store.ts';
 
 const secret = 'test-request-state-secret';
 const meta = {

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createEngine } from '../../src/engine/index.ts';
-import { createMcpGateway } from '../src/mcp-gateway.ts';
-import { createMemorySessionStores } from '../src/session-store.ts';
+import { createMcpGateway } from '../src/gateway/mcp-gateway.ts';
+import { createMemorySessionStores } from '../src/state/session-store.ts';
 
 const engine = createEngine();
 const answer = '{"jsonrpc":"2.0","id":7,"result":{"tools":[{"name":"echo","inputSchema":{"type":"object"}}]}}';

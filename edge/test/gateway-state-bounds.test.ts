@@ -7,9 +7,9 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createEngine } from '../../src/engine/index.ts';
 import { createListUpstream, postInSession } from '../../test/helpers/list-upstream.ts';
-import { createMcpGateway } from '../src/mcp-gateway.ts';
-import { createMemorySessionStores, type StoredTool, textBytes } from '../src/session-store.ts';
-import { createToolCache } from '../src/tool-cache.ts';
+import { createMcpGateway } from '../src/gateway/mcp-gateway.ts';
+import { createMemorySessionStores, type StoredTool, textBytes } from '../src/state/session-store.ts';
+import { createToolCache } from '../src/state/tool-cache.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

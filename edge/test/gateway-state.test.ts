@@ -13,11 +13,12 @@ import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { createEngine } from '../../src/engine/index.ts';
 import { createUpstream } from '../../test/helpers/http-upstream.ts';
-import { credentialScope, stateKey } from '../src/credential-scope.ts';
-import { createMcpGateway } from '../src/mcp-gateway.ts';
-import { protocolVersionMeta, requestRevision } from '../src/protocol-revision.ts';
-import { createMemorySessionStores, type SessionStores, type StoredTool } from '../src/session-store.ts';
-import { createToolCache, type ListHints, listHints, type ToolCache } from '../src/tool-cache.ts';
+import { createMcpGateway } from '../src/gateway/mcp-gateway.ts';
+import { protocolVersionMeta, requestRevision } from '../src/gateway/protocol-revision.ts';
+import { credentialScope, stateKey } from '../src/state/credential-scope.ts';
+import { createMemorySessionStores, type SessionStores, type StoredTool } from '../src/state/session-store.ts';
+import type { ListHints } from '../src/state/state-types.ts';
+import { createToolCache, listHints, type ToolCache } from '../src/state/tool-cache.ts';
 
 const upstreamUrl = 'http://bank.test/mcp';
 const alice = 'Bearer alice-token';
@@ -402,7 +403,7 @@ describe('McpSession (the Durable Object) in workerd', () => {
   before(async () => {
     const bundle = await build({
       stdin: {
-        contents: `export { McpSession } from './mcp-session.ts';
+        contents: `export { McpSession } from './state/mcp-session.ts';
 export default {
   async fetch(request, env) {
     const { key, method, args } = await request.json();

@@ -8,12 +8,12 @@ import type { McpError, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { type ServedHandler, serveFetchHandler } from '../../examples/serve-fetch-handler.ts';
 import { createEngine } from '../../src/engine/index.ts';
 import { createUpstream, type Upstream } from '../../test/helpers/http-upstream.ts';
-import { credentialScope } from '../src/credential-scope.ts';
-import { createGatewayRouter } from '../src/gateway-router.ts';
-import { createMcpGateway } from '../src/mcp-gateway.ts';
-import { createMemorySessionStores } from '../src/session-store.ts';
-import { createToolCache } from '../src/tool-cache.ts';
-import { type AllowedUpstream, allowedUpstream } from '../src/upstream-allow-list.ts';
+import { createGatewayRouter } from '../src/gateway/gateway-router.ts';
+import { createMcpGateway } from '../src/gateway/mcp-gateway.ts';
+import { credentialScope } from '../src/state/credential-scope.ts';
+import { createMemorySessionStores } from '../src/state/session-store.ts';
+import { createToolCache } from '../src/state/tool-cache.ts';
+import { type AllowedUpstream, allowedUpstream } from '../src/upstream/upstream-allow-list.ts';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {

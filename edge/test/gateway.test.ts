@@ -7,8 +7,8 @@ import { CallToolResultSchema, ElicitRequestSchema, type McpError, type Tool } f
 import { createEngine } from '../../src/engine/index.ts';
 import { unknownToolMessage } from '../../src/mcp/index.ts';
 import { createUpstream, type Upstream } from '../../test/helpers/http-upstream.ts';
-import { createMcpGateway, type McpGatewayOptions } from '../src/mcp-gateway.ts';
-import { createMemorySessionStores } from '../src/session-store.ts';
+import { createMcpGateway, type McpGatewayOptions } from '../src/gateway/mcp-gateway.ts';
+import { createMemorySessionStores } from '../src/state/session-store.ts';
 
 let upstream: Upstream | undefined;
 let client: Client | undefined;

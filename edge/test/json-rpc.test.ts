@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { idKey, isNotificationNamed } from '../src/json-rpc.ts';
+import { idKey, isNotificationNamed } from '../src/rpc/json-rpc.ts';
 
 describe('JSON-RPC ids', () => {
   it('matches ids as the MCP SDK does (by Number(id)), so a string "7" is checked as the answer to 7', () => {

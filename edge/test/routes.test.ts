@@ -6,11 +6,11 @@ import { main } from '../../src/cli/main.ts';
 import { createEngine, defaultPolicy, engineVersion } from '../../src/engine/index.ts';
 import { createInlineValidator } from '../../src/host/inline-validator.ts';
 import { memoryIo } from '../../test/helpers/memory-io.ts';
-import { createApp } from '../src/app.ts';
-import { defaultMaxBodyBytes } from '../src/default-max-body-bytes.ts';
-import { createGatewayRouter } from '../src/gateway-router.ts';
-import { readLimitedText, refusedBodyDrain } from '../src/read-limited-text.ts';
-import { allowedUpstream } from '../src/upstream-allow-list.ts';
+import { createGatewayRouter } from '../src/gateway/gateway-router.ts';
+import { createApp } from '../src/http/app.ts';
+import { defaultMaxBodyBytes } from '../src/http/default-max-body-bytes.ts';
+import { readLimitedText, refusedBodyDrain } from '../src/http/read-limited-text.ts';
+import { allowedUpstream } from '../src/upstream/upstream-allow-list.ts';
 
 const tools = readFileSync(new URL('../../examples/tools.json', import.meta.url), 'utf8');
 const allowed = 'https://app.example';

@@ -1,8 +1,8 @@
 // ALLOWED_UPSTREAMS and /mcp?upstream=URL: which upstream a request may reach, decided before anything is fetched.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { readEdgeConfig } from '../src/edge-config.ts';
-import { chooseUpstream } from '../src/upstream-allow-list.ts';
+import { readEdgeConfig } from '../src/gateway/edge-config.ts';
+import { chooseUpstream } from '../src/upstream/upstream-allow-list.ts';
 
 const defaultUrl = 'http://127.0.0.1:3001/mcp';
 const { allowedUpstreams } = readEdgeConfig({

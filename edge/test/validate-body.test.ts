@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { Hono } from 'hono';
 import { LosslessNumber } from 'lossless-json';
 import { createEngine } from '../../src/engine/index.ts';
-import { type ValidateBodyOptions, type ValidatedBodyEnv, validateBody } from '../src/validate-body.ts';
+import { type ValidateBodyOptions, type ValidatedBodyEnv, validateBody } from '../src/http/validate-body.ts';
 
 const schema = {
   type: 'object',

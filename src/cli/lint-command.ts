@@ -1,4 +1,4 @@
-import { toolListRefusals } from '../engine/compile-tool.ts';
+import { toolListRefusals } from '../engine/tools/index.ts';
 import type { Validator } from '../host/create-validator.ts';
 import type { ToolVerdict } from '../protocol/tool.ts';
 import { CliError, type CliIo, exitCodes } from './cli-io.ts';

@@ -1,4 +1,4 @@
-import { type ParseJsonLimits, parseJson } from '../engine/parse-json.ts';
+import { type ParseJsonLimits, parseJson } from '../engine/json/index.ts';
 import { CliError, type CliIo } from './cli-io.ts';
 import { jsonErrorMessage } from './json-error-message.ts';
 

@@ -1,5 +1,5 @@
-import { formatIssue } from '../engine/format-issue.ts';
-import { defaultPolicy } from '../engine/policy.ts';
+import { formatIssue } from '../engine/issues/index.ts';
+import { defaultPolicy } from '../engine/policy/index.ts';
 import type { Validator } from '../host/create-validator.ts';
 import type { ValidationOutcome } from '../protocol/outcome.ts';
 import { CliError, type CliIo, exitCodes } from './cli-io.ts';

@@ -5,8 +5,8 @@
 import { createValidator as createGenericValidator, type Validator, type ValidatorOptions } from './create-validator.ts';
 import { spawnBrowserWorker } from './spawn-browser-worker.ts';
 
-export { checkElicitationSchema, elicitationDefaults } from '../engine/check-elicitation-schema.ts';
-export { toolRefusal } from '../engine/compile-tool.ts';
+export { checkElicitationSchema, elicitationDefaults } from '../engine/forms/index.ts';
+export { toolRefusal } from '../engine/tools/index.ts';
 export type { Validator, ValidatorOptions } from './create-validator.ts';
 export { type ElicitationHost, withElicitationValidation } from './elicitation-guard.ts';
 export { createIdbVerdictCache } from './idb-verdict-cache.ts';

@@ -1,4 +1,4 @@
-import { resolvePolicy } from '../engine/policy.ts';
+import { resolvePolicy } from '../engine/policy/index.ts';
 import type { Policy } from '../protocol/policy.ts';
 import type { ValidatorService } from '../protocol/validator-service.ts';
 import { ValidatorError } from './validator-error.ts';

@@ -1,5 +1,5 @@
-import { checkElicitationSchema, elicitationDefaults, elicitationMode } from '../engine/check-elicitation-schema.ts';
-import { formatIssues } from '../engine/format-issue.ts';
+import { checkElicitationSchema, elicitationDefaults, elicitationMode } from '../engine/forms/index.ts';
+import { formatIssues } from '../engine/issues/index.ts';
 import type { ValidatorService } from '../protocol/validator-service.ts';
 import { invalidParams } from './invalid-params.ts';
 

@@ -1,4 +1,4 @@
-import type { Engine } from '../engine/create-engine.ts';
+import type { Engine } from '../engine/core/index.ts';
 import type { ValidatorService } from '../protocol/validator-service.ts';
 import { toValidatorErrorCode, ValidatorError } from './validator-error.ts';
 

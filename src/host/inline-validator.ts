@@ -1,8 +1,8 @@
 // Inline mode: the engine in the calling thread. Its own module (and the `schemaval/host/inline` entry) so that a
 // page importing only the worker-mode `createValidator` never bundles the engine on its main thread.
 
-import { createEngine } from '../engine/create-engine.ts';
-import { resolvePolicy } from '../engine/policy.ts';
+import { createEngine } from '../engine/core/index.ts';
+import { resolvePolicy } from '../engine/policy/index.ts';
 import type { Policy } from '../protocol/policy.ts';
 import type { Validator } from './create-validator.ts';
 import { createInlineService } from './inline-service.ts';

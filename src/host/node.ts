@@ -11,8 +11,8 @@ import {
   withSchemaValidation as withSchemaValidationOn,
 } from './with-schema-validation.ts';
 
-export { checkElicitationSchema, elicitationDefaults } from '../engine/check-elicitation-schema.ts';
-export { toolRefusal } from '../engine/compile-tool.ts';
+export { checkElicitationSchema, elicitationDefaults } from '../engine/forms/index.ts';
+export { toolRefusal } from '../engine/tools/index.ts';
 export type { Validator, ValidatorOptions } from './create-validator.ts';
 export type { ElicitationHost } from './elicitation-guard.ts';
 export { createIdbVerdictCache } from './idb-verdict-cache.ts';

@@ -1,8 +1,7 @@
-import { type CompileResult, compileSchema } from '../engine/compile-schema.ts';
-import { canonicalJson } from '../engine/fingerprint.ts';
-import { formatIssues } from '../engine/format-issue.ts';
-import { createLruCache } from '../engine/lru-cache.ts';
-import { resolvePolicy } from '../engine/policy.ts';
+import { type CompileResult, compileSchema, createLruCache } from '../engine/core/index.ts';
+import { formatIssues } from '../engine/issues/index.ts';
+import { canonicalJson } from '../engine/json/index.ts';
+import { resolvePolicy } from '../engine/policy/index.ts';
 import type { Policy } from '../protocol/policy.ts';
 
 /**

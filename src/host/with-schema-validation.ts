@@ -1,10 +1,10 @@
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolRequest, CallToolResult, ListToolsRequest, ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { toolListRefusals, toolRefusal } from '../engine/compile-tool.ts';
-import { toolFingerprint } from '../engine/fingerprint.ts';
-import { formatIssues } from '../engine/format-issue.ts';
 import { engineVersion } from '../engine/index.ts';
-import { policyHash, resolvePolicy } from '../engine/policy.ts';
+import { formatIssues } from '../engine/issues/index.ts';
+import { toolFingerprint } from '../engine/json/index.ts';
+import { policyHash, resolvePolicy } from '../engine/policy/index.ts';
+import { toolListRefusals, toolRefusal } from '../engine/tools/index.ts';
 import { refusedToolMessage, unknownToolMessage } from '../mcp/call-messages.ts';
 import { maxToolListPages, maxToolsPerListing } from '../mcp/tool-list-limits.ts';
 import { readToolListPage } from '../mcp/tool-list-result.ts';

@@ -1,4 +1,4 @@
-import { fingerprint, toolFingerprint } from '../engine/fingerprint.ts';
+import { fingerprint, toolFingerprint } from '../engine/json/index.ts';
 import type { EngineStats, ValidationOutcome } from '../protocol/outcome.ts';
 import type { Refusal } from '../protocol/refusal.ts';
 import type { ToolVerdict } from '../protocol/tool.ts';

@@ -29,7 +29,7 @@ export interface ConnectOptions {
 /** Why the page could not connect, as a stable code (the gateway's `data.code` where it gave one). */
 export type ConnectErrorCode = 'invalid_server_url' | 'gateway_unreachable' | 'upstream_not_allowed' | 'upstream_not_configured';
 
-/** The gateway refuses a server off its allow-list before any fetch (edge/src/gateway-router.ts). */
+/** The gateway refuses a server off its allow-list before any fetch (edge/src/gateway/gateway-router.ts). */
 const refusalCodes: readonly string[] = ['upstream_not_allowed', 'upstream_not_configured'];
 
 const connectError = (code: ConnectErrorCode, message: string): Error & { code: ConnectErrorCode } =>

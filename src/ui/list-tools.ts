@@ -9,7 +9,7 @@ export interface RefusedTool {
   readonly message: string;
 }
 
-/** The `_meta` key under which the edge gateway names the tools it filtered out (edge/src/mcp-gateway.ts). */
+/** The `_meta` key under which the edge gateway names the tools it filtered out (edge/src/gateway/mcp-gateway.ts). */
 const refusedMeta = 'io.schemaval/refused';
 
 const isRefused = (value: unknown): value is RefusedTool => {

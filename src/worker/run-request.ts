@@ -1,6 +1,6 @@
-import type { Engine } from '../engine/create-engine.ts';
-import { EngineError } from '../engine/engine-error.ts';
-import { parseJson } from '../engine/parse-json.ts';
+import type { Engine } from '../engine/core/index.ts';
+import { EngineError } from '../engine/core/index.ts';
+import { parseJson } from '../engine/json/index.ts';
 import type { WorkerOperation, WorkerRequest } from '../protocol/validator-service.ts';
 
 /** Generous: the engine applies the policy's own bounds after decoding. */

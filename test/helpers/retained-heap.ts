@@ -1,7 +1,7 @@
 // Run as a child: node --expose-gc --import tsx test/helpers/retained-heap.ts <shape> <copies>. Compiles distinct
 // copies of one shape into an engine that never evicts, validates each once (an entry is cached to be used), and
 // prints the heap retained per copy next to the engine's weight of it, as JSON.
-import { compiledWeight } from '../../src/engine/compiled-weight.ts';
+import { compiledWeight } from '../../src/engine/core/compiled-weight.ts';
 import { createEngine } from '../../src/engine/index.ts';
 import { longBaseSchema, pointerBomb, pointerBombInstance } from '../fixtures/hostile-inputs.ts';
 

@@ -1,0 +1,118 @@
+import { stringify } from 'lossless-json';
+import type { Engine } from '../../../src/engine/core/index.ts';
+import { formatIssues } from '../../../src/engine/issues/index.ts';
+import { parseJson } from '../../../src/engine/json/index.ts';
+import { toolRefusal } from '../../../src/engine/tools/index.ts';
+import { refusedToolMessage, toolListRefusals } from '../../../src/mcp/index.ts';
+import type { Issue } from '../../../src/protocol/issue.ts';
+import type { ValidationOutcome } from '../../../src/protocol/outcome.ts';
+import type { ListPage, SessionStore, StoredTool } from '../state/session-store.ts';
+
+/** Generous: the engine applies the policy's own bounds to each schema and instance. */
+const definitionLimits = { maxBytes: 16 * 1024 * 1024, maxDepth: 1000 };
+
+export type GateOutcome =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly code: string; readonly message: string; readonly issues?: readonly Issue[] };
+
+/**
+ * The gateway's tool checks against the isolate's engine (compiled validators cached per isolate), with each
+ * session's tool list kept in its store so any isolate can check a call.
+ */
+export function createToolGate(engine: Engine) {
+  /** Runs a check by fingerprint, compiling the stored definition first when this isolate has not seen it. */
+  const withTool = async (tool: StoredTool, check: (fingerprint: string) => ValidationOutcome): Promise<ValidationOutcome> => {
+    try {
+      return check(tool.verdict.fingerprint);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'UNKNOWN_FINGERPRINT') throw error;
+      const parsed = parseJson(tool.definition, definitionLimits);
+      if (!parsed.ok) throw new Error(`stored tool ${tool.name} is unreadable`);
+      await engine.compileTools([parsed.value]);
+      return check(tool.verdict.fingerprint);
+    }
+  };
+
+  return {
+    /**
+     * Compiles a page of `tools/list`, remembers every verdict (a first page replacing what the store held), and
+     * returns the page without refused tools. `revision` is the request's MCP revision, where known: before
+     * 2026-07-28 an `outputSchema` whose root is not `"type": "object"` is malformed (`toolListRefusals`).
+     */
+    async admit(
+      tools: readonly unknown[],
+      store: SessionStore,
+      page: ListPage,
+      revision?: string,
+    ): Promise<{ accepted: unknown[]; refused: StoredTool[] }> {
+      // The list's own verdicts first (the engine's compileTools knows no revision); the rest are compiled.
+      const forced = toolListRefusals(tools, new Map(), revision);
+      const judged = tools.filter((_, i) => forced[i] === undefined);
+      const compiled = judged.length > 0 ? await engine.compileTools(judged) : [];
+      let next = 0;
+      const verdicts = forced.map((verdict) => verdict ?? (compiled[next++] as (typeof compiled)[number]));
+      const stored: StoredTool[] = verdicts.map((verdict, i) => {
+        const tool = (tools[i] ?? {}) as { name?: unknown; inputSchema?: unknown; outputSchema?: unknown };
+        return {
+          name: verdict.name,
+          verdict,
+          definition:
+            verdict.verdict === 'accepted'
+              ? (stringify({ name: tool.name, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema }) ?? '{}')
+              : '{}',
+          hasOutputSchema: tool.outputSchema !== undefined,
+        };
+      });
+      await store.putTools(stored, page);
+      return {
+        accepted: tools.filter((_, i) => verdicts[i]?.verdict === 'accepted'),
+        refused: stored.filter((tool) => tool.verdict.verdict === 'refused'),
+      };
+    },
+
+    /** Whether a `tools/call` may be forwarded. */
+    async checkCall(tool: StoredTool, args: unknown): Promise<GateOutcome> {
+      const refusal = toolRefusal(tool.verdict);
+      if (refusal !== undefined) {
+        return {
+          ok: false,
+          code: refusal.code,
+          message: refusedToolMessage(tool.name, refusal),
+        };
+      }
+      const outcome = await withTool(tool, (fingerprint) => engine.validateArguments(fingerprint, args ?? {}));
+      if ('refused' in outcome)
+        return { ok: false, code: outcome.refused.code, message: `Tool "${tool.name}": ${outcome.refused.message}` };
+      if (outcome.valid) return { ok: true };
+      return {
+        ok: false,
+        code: 'invalid_arguments',
+        message: `Invalid arguments for tool "${tool.name}": ${formatIssues(outcome.issues)}`,
+        issues: outcome.issues,
+      };
+    },
+
+    /** Whether a tool result's `structuredContent` matches the tool's `outputSchema` (isError results pass). */
+    async checkOutput(tool: StoredTool, result: Record<string, unknown>): Promise<GateOutcome> {
+      if (!tool.hasOutputSchema || result.isError === true) return { ok: true };
+      if (result.structuredContent === undefined) {
+        return {
+          ok: false,
+          code: 'structured_content_missing',
+          message: `Tool "${tool.name}" declares an outputSchema but returned no structuredContent`,
+        };
+      }
+      const outcome = await withTool(tool, (fingerprint) => engine.validateStructured(fingerprint, result.structuredContent));
+      if ('refused' in outcome) return { ok: false, code: outcome.refused.code, message: outcome.refused.message };
+      if (outcome.valid) return { ok: true };
+      return {
+        ok: false,
+        code: 'structured_content_invalid',
+        message: `Tool "${tool.name}" returned structuredContent that does not match its outputSchema: ${formatIssues(outcome.issues)}`,
+        issues: outcome.issues,
+      };
+    },
+  };
+}
+
+export type ToolGate = ReturnType<typeof createToolGate>;

@@ -1,0 +1,228 @@
+// The only module that imports @cfworker/json-schema (docs/architecture.md#layers).
+import { dereference, format, type OutputUnit, type SchemaDraft, validate } from '@cfworker/json-schema';
+import type { Dialect } from '../../../protocol/dialect.ts';
+import { formFormatCheckers } from '../../forms/form-formats.ts';
+import { createJsonObject } from '../../json/copy-json.ts';
+import { type SubschemaKeyword, subschemaKeywords } from '../../schema/schema-keywords.ts';
+import { isFalseSchema } from '../../schema/schema-types.ts';
+import type {
+  AdapterCompileInput,
+  CompiledAdapterSchema,
+  LeafFailure,
+  SchemaNode,
+  SchemaValidatorAdapter,
+} from '../../schema/schema-validator-adapter.ts';
+import { collectLeafFailures } from './collect-leaf-failures.ts';
+import { hasPatterns, withLinearPatterns } from './linear-regexp-scope.ts';
+
+// The elicitation form formats, under names of our own: the library's own formats stay as they are for others.
+for (const [name, check] of Object.entries(formFormatCheckers)) format[name] = check;
+
+const drafts: Record<Dialect, SchemaDraft> = {
+  '2020-12': '2020-12',
+  '2019-09': '2019-09',
+  'draft-07': '7',
+  'draft-06': '7',
+  'draft-04': '4',
+};
+
+/** Creates the default adapter: @cfworker/json-schema, eval-free, so it runs in Workers and strict-CSP pages. */
+export function createCfworkerAdapter(): SchemaValidatorAdapter {
+  return { id: 'cfworker-4.1.6', compile: compileWithCfworker };
+}
+
+function compileWithCfworker(input: AdapterCompileInput): ReturnType<SchemaValidatorAdapter['compile']> {
+  const { schema, dialect } = input;
+  // cfworker resolves a missing or relative root id against self.location; pin the absolute URI the engine used.
+  if (typeof schema === 'object') schema.$id = input.base;
+  let lookup: Record<string, unknown>;
+  try {
+    lookup = dereference(schema as Parameters<typeof dereference>[0]);
+  } catch {
+    return { ok: false, code: 'invalid_schema', message: 'the validator could not index this schema (conflicting identifiers)' };
+  }
+  // cfworker also files an embedded resource's $anchor under the outer base, overwriting a real anchor of the
+  // same name there (JSON-Schema-Test-Suite "order of evaluation: $id and $anchor and $ref"). Put them back.
+  for (const [uri, node] of input.anchors) lookup[uri] = node;
+  const refTargets = input.refTargets ?? new Map<SchemaNode, SchemaNode | boolean>();
+  pinMissedRefs(lookup, refTargets, (node) => node);
+  for (const node of input.refNodes) {
+    const uri = (node as { __absolute_ref__?: string }).__absolute_ref__;
+    if (uri === undefined || lookup[uri] === undefined) {
+      return { ok: false, code: 'unresolved_ref', message: `the validator cannot resolve "$ref": ${JSON.stringify(String(node.$ref))}` };
+    }
+  }
+  const draft = drafts[dialect];
+  const plain = withFastTwin(schema, lookup, input.anchors, refTargets, (node) => node);
+  if (plain === undefined) {
+    return { ok: false, code: 'invalid_schema', message: 'the validator could not index this schema (conflicting identifiers)' };
+  }
+  // cfworker runs `pattern`/`patternProperties` with `new RegExp`; inside this scope that is the linear matcher.
+  const run = hasPatterns(schema) ? withLinearPatterns : <T>(call: () => T): T => call();
+  let unique: Prepared | undefined;
+  const compiled: CompiledAdapterSchema = {
+    validate(instance, options = {}) {
+      // cfworker compares items pairwise; when the engine has already hashed every array and found no duplicate,
+      // a twin without `uniqueItems: true` gives the same verdict in linear time.
+      if (options.uniqueItemsHold === true) unique ??= withoutUniqueItems(plain, dialect, input.anchors, refTargets);
+      const use = options.uniqueItemsHold === true ? (unique ?? plain) : plain;
+      const refs = use.lookup as Parameters<typeof validate>[3];
+      // Short-circuiting stops at the first failure: as exact a verdict, far cheaper. Only an invalid instance
+      // is walked again in full, for its issues.
+      if (run(() => validate(instance, use.fast, draft, use.fastLookup as Parameters<typeof validate>[3], true)).valid) return [];
+      let units: readonly OutputUnit[];
+      let complete = true;
+      try {
+        const result = run(() => validate(instance, use.root, draft, refs, false));
+        if (result.valid) return [reason];
+        units = result.errors;
+      } catch (error) {
+        // The full walk spreads every subresult into its parent's list (`push(...errors)`), which overflows the
+        // stack on large outputs. A short-circuiting walk keeps one failing path per level: at least the first
+        // failure, and an issue saying the list is incomplete. If that overflows too, the engine reports it.
+        if (!(error instanceof RangeError)) throw error;
+        units = run(() => validate(instance, use.root, draft, refs, true)).errors;
+        complete = false;
+      }
+      const limit = Math.max(1, options.maxFailures ?? Number.POSITIVE_INFINITY);
+      const collected = collectLeafFailures(units, { root: use.root, lookup: use.lookup, instance, limit });
+      const leaves: LeafFailure[] = collected.leaves;
+      if (!complete) leaves.push(marker('incomplete'));
+      else if (!collected.complete) leaves.push(marker('maxIssues'));
+      // Never report "invalid" without a reason.
+      return leaves.length > 0 ? leaves : [reason];
+    },
+  };
+  return { ok: true, compiled };
+}
+
+const marker = (keyword: string): LeafFailure => ({ instancePath: [], keyword, schema: {}, schemaPath: [] });
+const reason = marker('schema');
+
+/** A schema as cfworker validates it: the engine's copy for issues, its plain-false twin for verdicts. */
+interface Prepared {
+  readonly root: SchemaNode | boolean;
+  readonly lookup: Record<string, unknown>;
+  readonly fast: Parameters<typeof validate>[1];
+  readonly fastLookup: Record<string, unknown>;
+}
+
+/**
+ * Adds the verdict twin: `false` is `false` again there, which cfworker answers at once, whereas the
+ * `{"not": {}}` stand-in (kept for well-located issues) costs two more subschema visits each time. `mapped`
+ * finds an anchored node of the engine's copy in `root`.
+ */
+function withFastTwin(
+  root: SchemaNode | boolean,
+  lookup: Record<string, unknown>,
+  anchors: ReadonlyMap<string, SchemaNode>,
+  refTargets: ReadonlyMap<SchemaNode, SchemaNode | boolean>,
+  mapped: (node: SchemaNode) => object,
+): Prepared | undefined {
+  const twins = new Map<object, object>();
+  const fast = withPlainFalse(root, twins) as Parameters<typeof validate>[1];
+  let fastLookup: Record<string, unknown>;
+  try {
+    fastLookup = dereference(fast);
+  } catch {
+    return undefined;
+  }
+  for (const [uri, node] of anchors) {
+    const own = mapped(node);
+    fastLookup[uri] = twins.get(own) ?? own;
+  }
+  pinMissedRefs(fastLookup, refTargets, (node) => {
+    const own = mapped(node);
+    return twins.get(own) ?? own;
+  });
+  return { root, lookup, fast, fastLookup };
+}
+
+/** The prepared schema again without `uniqueItems: true`, or the same one when it has none. */
+function withoutUniqueItems(
+  plain: Prepared,
+  dialect: Dialect,
+  anchors: ReadonlyMap<string, SchemaNode>,
+  refTargets: ReadonlyMap<SchemaNode, SchemaNode | boolean>,
+): Prepared {
+  const twins = new Map<object, object>();
+  const found = { uniqueItems: false };
+  const root = dropUniqueItems(plain.root, subschemaKeywords(dialect), twins, found) as SchemaNode | boolean;
+  if (!found.uniqueItems) return plain;
+  let lookup: Record<string, unknown>;
+  try {
+    lookup = dereference(root as Parameters<typeof dereference>[0]);
+  } catch {
+    return plain;
+  }
+  const mapped = (node: SchemaNode): object => twins.get(node) ?? node;
+  for (const [uri, node] of anchors) lookup[uri] = mapped(node);
+  pinMissedRefs(lookup, refTargets, mapped);
+  return withFastTwin(root, lookup, anchors, refTargets, mapped) ?? plain;
+}
+
+let pinned = 0;
+
+/**
+ * cfworker's indexer walks `dependencies` as if it were a schema and skips keys it takes for keywords (`required`,
+ * and `constructor`, inherited from Object.prototype), so `$ref`s below such a key never get a resolved URI.
+ * Those holders get one of ours pointing at the engine's own resolution; a `$ref` cfworker did resolve is left
+ * as it is (and still refused if its target is missing).
+ */
+function pinMissedRefs(
+  lookup: Record<string, unknown>,
+  refTargets: ReadonlyMap<SchemaNode, SchemaNode | boolean>,
+  mapped: (node: SchemaNode) => object,
+): void {
+  for (const [node, target] of refTargets) {
+    const holder = mapped(node);
+    if ((holder as { __absolute_ref__?: string }).__absolute_ref__ !== undefined) continue;
+    const uri = `urn:schemaval:ref:${pinned++}`;
+    Object.defineProperty(holder, '__absolute_ref__', { value: uri, enumerable: false });
+    lookup[uri] = typeof target === 'object' ? mapped(target) : target;
+  }
+}
+
+/**
+ * Copies the schema objects of a schema (never `const`/`enum` values or property names, which may well be called
+ * "uniqueItems"), leaving out `uniqueItems: true`. `false` stand-ins are shared: they have no uniqueItems.
+ */
+function dropUniqueItems(
+  node: unknown,
+  keywords: Readonly<Record<string, SubschemaKeyword>>,
+  twins: Map<object, object>,
+  found: { uniqueItems: boolean },
+): unknown {
+  if (typeof node !== 'object' || node === null || Array.isArray(node) || isFalseSchema(node)) return node;
+  const copy = (child: unknown): unknown => dropUniqueItems(child, keywords, twins, found);
+  const out = createJsonObject();
+  for (const key of Object.keys(node)) {
+    const value = (node as Record<string, unknown>)[key];
+    const shape = keywords[key]?.shape;
+    if (key === 'uniqueItems' && value === true) found.uniqueItems = true;
+    else if (shape === undefined || typeof value !== 'object' || value === null) out[key] = value;
+    else if (Array.isArray(value)) out[key] = shape === 'array' || shape === 'schemaOrArray' ? value.map(copy) : value;
+    else if (shape === 'map' || shape === 'dependencies') {
+      const map = createJsonObject();
+      for (const name of Object.keys(value)) map[name] = copy((value as Record<string, unknown>)[name]);
+      out[key] = map;
+    } else out[key] = copy(value);
+  }
+  twins.set(node, out);
+  return out;
+}
+
+/** A copy of the engine's schema with its `false` stand-ins turned back into `false`; `twins` maps old → new. */
+function withPlainFalse(value: unknown, twins: Map<object, object>): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (isFalseSchema(value)) return false;
+  if (Array.isArray(value)) {
+    const out = value.map((item) => withPlainFalse(item, twins));
+    twins.set(value, out);
+    return out;
+  }
+  const out = createJsonObject();
+  for (const key of Object.keys(value)) out[key] = withPlainFalse((value as Record<string, unknown>)[key], twins);
+  twins.set(value, out);
+  return out;
+}

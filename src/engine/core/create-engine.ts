@@ -1,0 +1,250 @@
+import type { EngineStats, ValidationOutcome } from '../../protocol/outcome.ts';
+import type { Policy } from '../../protocol/policy.ts';
+import type { ToolVerdict } from '../../protocol/tool.ts';
+import { createCfworkerAdapter } from '../adapters/cfworker/cfworker-adapter.ts';
+import { answerOutcome, splitElicitationAnswer } from '../forms/check-elicitation-schema.ts';
+import { canonicalJson } from '../json/canonical-json.ts';
+import { hashText, toolCanonicalJson } from '../json/fingerprint.ts';
+import { parseJson } from '../json/parse-json.ts';
+import { resolvePolicy } from '../policy/policy.ts';
+import type { FormatMode } from '../schema/schema-types.ts';
+import type { SchemaValidatorAdapter } from '../schema/schema-validator-adapter.ts';
+import { type CompiledTool, toolListRefusals, toolVerdict } from '../tools/compile-tool.ts';
+import { type CompileResult, compileSchema } from './compile-schema.ts';
+import { compiledWeight, toolWeight } from './compiled-weight.ts';
+import { EngineError } from './engine-error.ts';
+import { createLruCache } from './lru-cache.ts';
+
+export interface EngineOptions {
+  readonly policy?: Partial<Policy>;
+  readonly adapter?: SchemaValidatorAdapter;
+  /** Compiled schemas and refusals kept in memory (docs/architecture.md#fingerprints-and-caches: 4,096). */
+  readonly cacheSize?: number;
+  /**
+   * A bound on the heap compiled schemas hold, as `compiledWeight` estimates it (default 128 MiB): room for 4,096
+   * typical tools, which retain about 90 MB once used (bench/cache-cost.ts --heap). Bounds the compiled-schema LRU and,
+   * separately, the compiled-tool LRU. An isolate passes less (edge/src/http/isolate-engine.ts).
+   */
+  readonly maxCacheBytes?: number;
+}
+
+/** A schema, or the fingerprint of one compiled earlier. */
+export type SchemaRef = string | object | boolean;
+
+/** The engine with its caches: compile once per fingerprint, validate many. */
+export interface Engine {
+  readonly policy: Policy;
+  readonly adapterId: string;
+  /** Compiles a schema, or finds it (or its refusal) in the cache. */
+  compile(schema: unknown, formats?: FormatMode): Promise<{ readonly fingerprint: string; readonly result: CompileResult }>;
+  /** Verdicts for a `tools/list` result's tools; keeps the compiled tools for the calls below. */
+  compileTools(tools: readonly unknown[]): Promise<ToolVerdict[]>;
+  validate(schema: SchemaRef, instance: unknown): Promise<ValidationOutcome>;
+  /** `validate` against a schema compiled earlier, named by its fingerprint: synchronous (a cache lookup). */
+  validateCompiled(fingerprint: string, instance: unknown): ValidationOutcome;
+  /** Parses the instance losslessly first, so integers past 2^53 stay exact. */
+  validateJson(schema: SchemaRef, text: string): Promise<ValidationOutcome>;
+  validateArguments(toolFingerprint: string, args: unknown): ValidationOutcome;
+  validateStructured(toolFingerprint: string, structuredContent: unknown): ValidationOutcome;
+  /** Elicitation answers: the four form formats are asserted. */
+  validateElicitation(requestedSchema: unknown, content: unknown): Promise<ValidationOutcome>;
+  stats(): EngineStats;
+}
+
+const defaultMaxCacheBytes = 128 * 1024 * 1024;
+
+/** Creates an engine; I/O-free, so it runs the same in a page, a worker, Node or workerd. */
+export function createEngine(options: EngineOptions = {}): Engine {
+  const policy = resolvePolicy(options.policy);
+  const adapter = options.adapter ?? createCfworkerAdapter();
+  const capacity = options.cacheSize ?? 4096;
+  const schemas = createLruCache<string, CompileResult>(capacity, {
+    maxWeight: options.maxCacheBytes ?? defaultMaxCacheBytes,
+    weigh: compiledWeight,
+  });
+  // Tools are kept by their canonical text: a tool seen before is found without hashing (V8 hashes a string key
+  // natively and compares the text), so a repeated tools/list costs one canonical pass. Fingerprints lead to texts.
+  const textOf = new Map<string, string>();
+  const tools = createLruCache<string, CompiledTool>(
+    capacity,
+    { maxWeight: options.maxCacheBytes ?? defaultMaxCacheBytes, weigh: (tool, text) => toolWeight(tool) + text.length },
+    { onDrop: (_, tool) => textOf.delete(tool.fingerprint) },
+  );
+  const counters = { compiles: 0, cacheHits: 0, validations: 0 };
+
+  const compileByFingerprint = (schema: unknown, print: string | undefined, formats: FormatMode): CompileResult => {
+    if (print === undefined) return compileUnhashable(schema, formats);
+    const key = cacheKey(print, formats);
+    const cached = schemas.get(key);
+    if (cached !== undefined) {
+      counters.cacheHits++;
+      return cached;
+    }
+    counters.compiles++;
+    const result = compileSchema(schema, { policy, adapter, formats });
+    schemas.set(key, result);
+    return result;
+  };
+
+  /** No canonical form, so no cache entry: report the policy's own reason, else the missing canonical form. */
+  const compileUnhashable = (schema: unknown, formats: FormatMode): CompileResult => {
+    counters.compiles++;
+    const result = compileSchema(schema, { policy, adapter, formats });
+    if (!result.ok) return result;
+    return { ok: false, refusal: { code: 'invalid_schema', message: 'not canonical JSON (a string holds a lone UTF-16 surrogate)' } };
+  };
+
+  const compileNow = (schema: unknown, formats: FormatMode): { readonly fingerprint: string; readonly result: CompileResult } => {
+    const text = safeCanonicalJson(schema);
+    const print = text === undefined ? undefined : hashText(text);
+    return { fingerprint: print ?? '', result: compileByFingerprint(schema, print, formats) };
+  };
+  const compile: Engine['compile'] = async (schema, formats = 'annotate') => compileNow(schema, formats);
+
+  const compiled = (print: string, formats: FormatMode): CompileResult => {
+    const cached = schemas.get(cacheKey(print, formats));
+    if (cached === undefined) throw new EngineError('UNKNOWN_FINGERPRINT', `no schema with fingerprint ${print} is compiled here`);
+    counters.cacheHits++;
+    return cached;
+  };
+
+  const resolve = (ref: SchemaRef, formats: FormatMode): CompileResult =>
+    typeof ref === 'string' ? compiled(ref, formats) : compileNow(ref, formats).result;
+
+  const run = (result: CompileResult | null, instance: unknown): ValidationOutcome => {
+    counters.validations++;
+    if (result === null) return { valid: true };
+    if (!result.ok) return { refused: result.refusal };
+    return result.schema.validate(instance);
+  };
+
+  const tool = (print: string): CompiledTool => {
+    const text = textOf.get(print);
+    const found = text === undefined ? undefined : tools.get(text);
+    if (found === undefined) throw new EngineError('UNKNOWN_FINGERPRINT', `no tool with fingerprint ${print} is compiled here`);
+    return found;
+  };
+
+  /** One canonical pass per schema: its text gives the schema's fingerprint and, assembled, the tool's. */
+  const compileTool = (entry: unknown, i: number, prints: Map<string, string>): ToolVerdict => {
+    if (typeof entry !== 'object' || entry === null || typeof (entry as { name?: unknown }).name !== 'string') {
+      const name = `tools[${i}]`;
+      const message = `${name} is not a tool: want an object with a string "name"`;
+      return {
+        name,
+        fingerprint: '',
+        verdict: 'refused',
+        input: { ok: false, code: 'invalid_schema', message },
+        output: null,
+        warnings: [],
+      };
+    }
+    const { name, inputSchema, outputSchema } = entry as { name: string; inputSchema?: unknown; outputSchema?: unknown };
+    const inputText = inputSchema === undefined ? undefined : safeCanonicalJson(inputSchema);
+    const outputText = outputSchema === undefined ? undefined : safeCanonicalJson(outputSchema);
+    const nameText = safeCanonicalJson(name);
+    const hashable =
+      nameText !== undefined &&
+      (inputSchema === undefined) === (inputText === undefined) &&
+      (outputSchema === undefined) === (outputText === undefined);
+    const text = hashable ? toolCanonicalJson(nameText, inputText, outputText) : undefined;
+    const known = text === undefined ? undefined : tools.get(text);
+    if (known !== undefined) {
+      // The tool holds its compiled schemas, so they are not looked up again.
+      counters.cacheHits += (known.input === null ? 0 : 1) + (known.output === null ? 0 : 1);
+      return known.verdict;
+    }
+    const print = text === undefined ? '' : hashText(text);
+    const input = inputSchema === undefined ? null : compileByFingerprint(inputSchema, printOf(inputText, prints), 'annotate');
+    const output = outputSchema === undefined ? null : compileByFingerprint(outputSchema, printOf(outputText, prints), 'annotate');
+    const verdict = toolVerdict(name, print, input, output);
+    if (text !== undefined) {
+      tools.set(text, { name, fingerprint: print, input, output, verdict });
+      textOf.set(print, text);
+    }
+    return verdict;
+  };
+
+  const instanceLimits = { maxBytes: policy.maxInstanceBytes, maxDepth: policy.maxInstanceDepth };
+
+  return {
+    policy,
+    adapterId: adapter.id,
+    compile,
+    async compileTools(list) {
+      if (!Array.isArray(list)) throw new EngineError('INVALID_ARGUMENT', 'compileTools wants an array of tools');
+      // The list's own verdicts first (malformed names, duplicates): such an entry is never compiled or cached.
+      const forced = toolListRefusals(list);
+      // A schema many tools of the list share (the same tiny object) is hashed once for the whole list.
+      const prints = new Map<string, string>();
+      return list.map((entry, i) => forced[i] ?? compileTool(entry, i, prints));
+    },
+    async validate(schema, instance) {
+      return run(resolve(schema, 'annotate'), instance);
+    },
+    validateCompiled(print, instance) {
+      return run(compiled(print, 'annotate'), instance);
+    },
+    async validateJson(schema, text) {
+      const result = resolve(schema, 'annotate');
+      const parsed = parseJson(text, instanceLimits);
+      if (!parsed.ok) {
+        counters.validations++;
+        if (!result.ok) return { refused: result.refusal };
+        const keyword = parsed.code === 'too_large' ? 'maxInstanceBytes' : parsed.code === 'too_deep' ? 'maxInstanceDepth' : 'json';
+        const message = parsed.code === 'malformed' ? `not valid JSON: ${parsed.message}` : parsed.message;
+        return { valid: false, issues: [{ path: '$', keyword, message }] };
+      }
+      return run(result, parsed.value);
+    },
+    validateArguments(print, args) {
+      const found = tool(print);
+      return run(refusalOf(found) ?? found.input, args);
+    },
+    validateStructured(print, structuredContent) {
+      const found = tool(print);
+      return run(refusalOf(found) ?? found.output, structuredContent);
+    },
+    async validateElicitation(requestedSchema, content) {
+      // Fail closed: a key the form never asked for is an issue of its own, never forwarded (docs/policy.md).
+      const { asked, unasked } = splitElicitationAnswer(requestedSchema, content);
+      return answerOutcome(run(compileNow(requestedSchema, 'assert-form').result, asked), unasked, policy.maxIssues);
+    },
+    stats() {
+      return { cachedSchemas: schemas.size, cachedTools: tools.size, ...counters };
+    },
+  };
+}
+
+/**
+ * A compiled schema's key in this engine's cache (one policy, one adapter): the fingerprint alone for tool schemas,
+ * so a validation by fingerprint builds no string; elicitation schemas, compiled with formats asserted, apart.
+ */
+function cacheKey(print: string, formats: FormatMode): string {
+  return formats === 'annotate' ? print : `${print}|${formats}`;
+}
+
+/** The fingerprint of a schema's canonical text, found in `prints` when the list had that text before. */
+function printOf(text: string | undefined, prints: Map<string, string>): string | undefined {
+  if (text === undefined) return undefined;
+  let print = prints.get(text);
+  if (print === undefined) {
+    print = hashText(text);
+    prints.set(text, print);
+  }
+  return print;
+}
+
+/** A refused tool is refused for every check, whichever of its schemas was refused. */
+function refusalOf(tool: CompiledTool): CompileResult | undefined {
+  return [tool.input, tool.output].find((side): side is CompileResult => side !== null && !side.ok);
+}
+
+/** The canonical JSON text, or undefined when the value has none (too deep to walk, lone surrogates). */
+function safeCanonicalJson(value: unknown): string | undefined {
+  try {
+    return canonicalJson(value);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,81 @@
+import type { Issue } from '../../protocol/issue.ts';
+import type { Verdict } from '../../protocol/verdict.ts';
+import { describeFailures } from '../issues/describe-failure.ts';
+import { copyJson } from '../json/copy-json.ts';
+import { jsonPath } from '../json/json-path.ts';
+import { estimateWork } from '../work/estimate-work.ts';
+import { withinBound, workBound } from '../work/work-bound.ts';
+import { exactValidation, needsExactPath } from './exact-numbers.ts';
+import type { ValidationContext } from './validation-context.ts';
+
+/**
+ * Validates a null-prototype copy of the instance within the instance bounds. An instance over a bound is
+ * invalid with an issue, never a crash; numbers of magnitude 2^53 or more take the exact path.
+ */
+export function validateInstance(context: ValidationContext, instance: unknown): Verdict {
+  const { policy } = context;
+  const copied = copyJson(instance, { maxBytes: policy.maxInstanceBytes, maxDepth: policy.maxInstanceDepth });
+  if (!copied.ok) {
+    switch (copied.reason) {
+      case 'too_deep':
+        return invalid([{ path: '$', keyword: 'maxInstanceDepth', message: `nesting deeper than ${policy.maxInstanceDepth}` }]);
+      case 'too_large':
+        return invalid([{ path: '$', keyword: 'maxInstanceBytes', message: `over ${policy.maxInstanceBytes} bytes of JSON` }]);
+      default:
+        return invalid([{ path: jsonPath(copied.path), keyword: 'json', message: copied.detail }]);
+    }
+  }
+  // Bounded by construction: the cost is estimated first, and an instance over the budget never reaches the
+  // validator (the exact-number path validates the same values, so the same estimate covers it).
+  // A small instance on a schema with a static ceiling (work-bound.ts) is within budget without the co-walk.
+  const value = copied.holder[0];
+  const exact = needsExactPath(context.checked, copied);
+  let uniqueItemsHold = true;
+  if (exact || !withinBound(workBound(context.checked), copied.values, copied.bytes, policy.maxWork)) {
+    const hugeNumbers = exact ? copied.numbers + context.checked.bigNumbers.length : 0;
+    const estimate = estimateWork(context.checked, value, policy.maxWork, { multipleOfCost: 2 * hugeNumbers });
+    if (estimate.overBudget) {
+      return invalid([{ path: '$', keyword: 'maxWork', message: `checking this value would take more than ${policy.maxWork} steps` }]);
+    }
+    uniqueItemsHold = estimate.uniqueItemsHold;
+  }
+  const options = { uniqueItemsHold, maxFailures: policy.maxIssues + 1 };
+  let issues: Issue[];
+  try {
+    if (exact) issues = exactValidation(context, copied, options);
+    else issues = describeFailures(context.compiled.validate(value, options), value);
+  } catch (error) {
+    // A call stack the runtime cannot grow (deep in-place chains on a deep value): a verdict, not a crash.
+    if (!(error instanceof RangeError)) throw error;
+    return invalid([{ path: '$', keyword: 'maxWork', message: 'checking this value needs deeper recursion than the runtime allows' }]);
+  }
+  return issues.length === 0 ? { valid: true } : invalid(dedupe(issues, policy.maxIssues));
+}
+
+function invalid(issues: Issue[]): Verdict {
+  return { valid: false, issues: issues as [Issue, ...Issue[]] };
+}
+
+/** Drops repeats (cfworker reports some failures once per sibling) and caps the list with a final summary. */
+function dedupe(issues: readonly Issue[], max: number): Issue[] {
+  const seen = new Set<string>();
+  const out: Issue[] = [];
+  let dropped = 0;
+  // The adapter's own `maxIssues` issue: it stopped collecting at the cap, so more exist, uncounted.
+  let uncounted = false;
+  for (const issue of issues) {
+    if (issue.keyword === 'maxIssues') {
+      uncounted = true;
+      continue;
+    }
+    const key = `${issue.path}\u0000${issue.keyword}\u0000${issue.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (out.length < max) out.push(issue);
+    else dropped++;
+  }
+  if (uncounted) out.push({ path: '$', keyword: 'maxIssues', message: 'more issues not shown' });
+  else if (dropped > 0)
+    out.push({ path: '$', keyword: 'maxIssues', message: `${dropped} more issue${dropped === 1 ? '' : 's'} not shown` });
+  return out;
+}

@@ -1,0 +1,82 @@
+import { isLosslessNumber } from 'lossless-json';
+import { exactKey, exactOfDouble, formatExact, parseExactDecimal } from '../numbers/exact-decimal.ts';
+
+/**
+ * RFC 8785 canonical JSON text (the fingerprint's preimage), written in one walk without copying the value.
+ * Numbers a double cannot hold (`bigint`, lossless-json `LosslessNumber`) keep their exact digits. Throws for a
+ * value with no canonical form: NaN, ±Infinity, a lone UTF-16 surrogate, or nothing JSON can hold at the root.
+ */
+export function canonicalJson(value: unknown): string {
+  const text = write(value);
+  if (text === undefined) throw new TypeError('value has no JSON form');
+  // JSON.stringify writes a lone surrogate as a `\udXXX` escape: one scan of the text finds any.
+  if (hasSurrogateEscape(text)) throw new TypeError('a string holds a lone UTF-16 surrogate');
+  return text;
+}
+
+/** Undefined where JSON.stringify leaves a member out: `undefined`, a function or a symbol. */
+function write(value: unknown): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return quote(value);
+    case 'number':
+      return double(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'bigint':
+      return exact(value.toString());
+    case 'object': {
+      if (value === null) return 'null';
+      if (Array.isArray(value)) {
+        let out = '[';
+        for (let i = 0; i < value.length; i++) out += `${i === 0 ? '' : ','}${write(value[i]) ?? 'null'}`;
+        return `${out}]`;
+      }
+      if (isLosslessNumber(value)) return exact((value as { value: string }).value);
+      const record = value as Record<string, unknown>;
+      // Array.prototype.sort compares UTF-16 code units, the order RFC 8785 §3.2.3 asks for.
+      const keys = Object.keys(record).sort();
+      let out = '{';
+      let first = true;
+      for (const key of keys) {
+        const member = write(record[key]);
+        if (member === undefined) continue;
+        out += `${first ? '' : ','}${quote(key)}:${member}`;
+        first = false;
+      }
+      return `${out}}`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** ECMAScript number serialisation (RFC 8785 §3.2.2.3); JSON has no NaN or Infinity. */
+function double(value: number): string {
+  if (!Number.isFinite(value)) throw new TypeError(`${value} has no JSON form`);
+  return String(value);
+}
+
+/** JSON.stringify's string form is RFC 8785's (§3.2.2.2) for well-formed text (lone surrogates: see above). */
+const quote = (text: string): string => JSON.stringify(text);
+
+/**
+ * Whether the text holds a `\udXXX` escape of a surrogate code unit: one after an even run of backslashes (an odd
+ * run ends in an escaped backslash). Linear: the runs walked back over never overlap.
+ */
+function hasSurrogateEscape(text: string): boolean {
+  for (let at = text.indexOf('\\ud'); at !== -1; at = text.indexOf('\\ud', at + 3)) {
+    let run = 0;
+    while (at - run - 1 >= 0 && text.charCodeAt(at - run - 1) === 0x5c) run++;
+    if (run % 2 === 0 && '89abcdef'.includes(text.charAt(at + 3))) return true;
+  }
+  return false;
+}
+
+/** Exact number text: the double it reads as when that double holds it exactly (RFC 8785), else its exact digits. */
+function exact(digits: string): string {
+  const approx = Number(digits);
+  const value = parseExactDecimal(digits);
+  if (value === undefined || (Number.isFinite(approx) && exactKey(value) === exactKey(exactOfDouble(approx)))) return double(approx);
+  return formatExact(value);
+}

@@ -1,0 +1,61 @@
+import type { Policy } from '../../protocol/policy.ts';
+import type { Refusal } from '../../protocol/refusal.ts';
+import type { SchemaIndex, SchemaObject } from '../schema/schema-types.ts';
+
+/**
+ * Counts the subschemas applied in place to one instance location once references and in-place applicators
+ * are expanded, for every subschema, and refuses a reference cycle that never descends into the instance
+ * (`allOf: [{"$ref": "#"}]`), which would never terminate. Counts saturate, so a doubling bomb costs linear time.
+ */
+export function checkExpansion(
+  index: SchemaIndex,
+  targets: ReadonlyMap<SchemaObject, readonly (SchemaObject | boolean)[]>,
+  policy: Policy,
+): Refusal | undefined {
+  const limit = policy.maxExpansion;
+  const edges = (node: SchemaObject): SchemaObject[] => {
+    const out: SchemaObject[] = [];
+    for (const child of index.inPlace.get(node) ?? []) out.push(child);
+    for (const target of targets.get(node) ?? []) if (typeof target === 'object') out.push(target);
+    return out;
+  };
+  const size = new Map<SchemaObject, number>();
+  const onStack = new Set<SchemaObject>();
+  for (const start of index.pointerOf.keys()) {
+    if (size.has(start)) continue;
+    // Iterative depth-first search: reference chains can be far longer than the call stack.
+    const stack: { node: SchemaObject; children: SchemaObject[]; next: number; total: number }[] = [];
+    const push = (node: SchemaObject): void => {
+      onStack.add(node);
+      stack.push({ node, children: edges(node), next: 0, total: 1 });
+    };
+    push(start);
+    while (stack.length > 0) {
+      const frame = stack[stack.length - 1] as (typeof stack)[number];
+      if (frame.next < frame.children.length) {
+        const child = frame.children[frame.next++] as SchemaObject;
+        const known = size.get(child);
+        if (known !== undefined) frame.total = Math.min(limit + 1, frame.total + known);
+        else if (onStack.has(child)) {
+          return {
+            code: 'too_many_subschemas',
+            message: `${index.pointerOf.get(child) ?? '#'}: a reference cycle applies this subschema to the same value forever`,
+          };
+        } else push(child);
+        continue;
+      }
+      stack.pop();
+      onStack.delete(frame.node);
+      size.set(frame.node, frame.total);
+      if (frame.total > limit) {
+        return {
+          code: 'too_many_subschemas',
+          message: `${index.pointerOf.get(frame.node) ?? '#'}: expands to more than ${limit} subschemas applied to one value`,
+        };
+      }
+      const parent = stack[stack.length - 1];
+      if (parent !== undefined) parent.total = Math.min(limit + 1, parent.total + frame.total);
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,50 @@
+import type { Refusal } from '../../protocol/refusal.ts';
+import { truncate } from '../json/truncate.ts';
+import type { SchemaIndex, SchemaObject } from '../schema/schema-types.ts';
+import { parseUri, withoutHash } from '../schema/schema-uri.ts';
+
+/**
+ * Resolves every reference in the document against the index, on every branch, before any instance is seen.
+ * A reference outside the document is `remote_ref` (never fetched); a missing target is `unresolved_ref`.
+ * Returns each reference's target.
+ */
+export function resolveRefs(
+  index: SchemaIndex,
+): { ok: true; targets: Map<SchemaObject, (SchemaObject | boolean)[]> } | { ok: false; refusal: Refusal } {
+  const targets = new Map<SchemaObject, (SchemaObject | boolean)[]>();
+  for (const site of index.refs) {
+    const shown = JSON.stringify(truncate(site.value));
+    const url = parseUri(site.value, site.base);
+    if (url === undefined) return refuse('invalid_schema', `${site.pointer}: ${shown} is not a URI reference`);
+    const document = withoutHash(url);
+    if (!index.resources.has(document)) {
+      return refuse('remote_ref', `${site.pointer}: ${shown} points outside this schema; remote references are never fetched`);
+    }
+    let fragment: string;
+    try {
+      fragment = decodeURIComponent(url.hash.slice(1));
+    } catch {
+      return refuse('invalid_schema', `${site.pointer}: ${shown} has a malformed percent-escape`);
+    }
+    const key = `${document}#${fragment}`;
+    let target: SchemaObject | boolean | undefined;
+    if (fragment === '' || fragment.startsWith('/')) target = index.locations.get(key);
+    else {
+      if (index.dynamicAnchors.has(key) && !index.anchors.has(key)) {
+        return refuse('unsupported_keyword', `${site.pointer}: ${shown} names a $dynamicAnchor, which the validator does not support`);
+      }
+      target = index.anchors.get(key);
+    }
+    if (target === undefined) return refuse('unresolved_ref', `${site.pointer}: ${shown} does not resolve to a subschema of this document`);
+    const list = targets.get(site.node) ?? [];
+    list.push(target);
+    // 2019-09: a $recursiveRef may land on any resource root marked $recursiveAnchor; count all of them.
+    if (site.keyword === '$recursiveRef') list.push(...index.recursiveAnchors);
+    targets.set(site.node, list);
+  }
+  return { ok: true, targets };
+}
+
+function refuse(code: Refusal['code'], message: string): { ok: false; refusal: Refusal } {
+  return { ok: false, refusal: { code, message } };
+}

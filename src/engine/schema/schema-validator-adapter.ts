@@ -1,0 +1,69 @@
+import type { Dialect } from '../../protocol/dialect.ts';
+
+/** A subschema object in the engine's copy. */
+export type SchemaNode = Record<string, unknown>;
+
+/** One leaf failure in library-neutral form; the engine turns it into an `Issue`. */
+export interface LeafFailure {
+  /** Decoded JSON Pointer segments from the instance root. */
+  readonly instancePath: readonly string[];
+  readonly keyword: string;
+  /** The subschema that holds `keyword`. */
+  readonly schema: SchemaNode;
+  /** Keyword-location segments up to that subschema (through `$ref`s), for context. */
+  readonly schemaPath: readonly string[];
+  /** Inside a `propertyNames` subschema: the failing value is the property's name. */
+  readonly propertyName?: true;
+  /** `type` failures of every `anyOf`/`oneOf` alternative, merged. */
+  readonly types?: readonly string[];
+  /** For `anyOf`/`oneOf`: how many alternatives there are and how many matched. */
+  readonly alternatives?: { readonly count: number; readonly matched: number };
+  /** For an `anyOf`/`oneOf` that nothing matched: the alternative that came closest and its own failures. */
+  readonly closest?: { readonly index: number; readonly failures: readonly LeafFailure[] };
+  /** For `required`, `dependentRequired` and array-form `dependencies`: the one missing name (and who needs it). */
+  readonly missing?: { readonly name: string; readonly requiredBy?: string };
+}
+
+/** What the engine knows about an instance before the adapter sees it. */
+export interface AdapterValidateOptions {
+  /**
+   * Every array that a `uniqueItems: true` could apply to was checked (by hashing) and holds no duplicates, so
+   * the adapter may skip its own pairwise comparison: the verdict is the same and the cost linear.
+   */
+  readonly uniqueItemsHold?: boolean;
+  /** Stop collecting leaf failures after this many (the engine reports at most `Policy.maxIssues`). */
+  readonly maxFailures?: number;
+}
+
+/** A schema compiled by an adapter: validation never throws for bad data; `[]` means valid. */
+export interface CompiledAdapterSchema {
+  /**
+   * At most `maxFailures` leaves, then one `maxIssues` leaf if more were left uncollected. May throw a
+   * `RangeError` (stack) on pathological input, e.g. in-place chains deep enough that even a short-circuiting
+   * walk overflows; the engine turns that into an issue.
+   */
+  validate(instance: unknown, options?: AdapterValidateOptions): readonly LeafFailure[];
+}
+
+/** What the engine hands an adapter: its own copy, already checked and normalised. */
+export interface AdapterCompileInput {
+  readonly schema: SchemaNode | boolean;
+  readonly dialect: Dialect;
+  /** The root's absolute URI as the engine resolved it (its `$id` made absolute, or a reserved base). */
+  readonly base: string;
+  /** Every subschema holding a `$ref`, so the adapter can confirm it resolves them too. */
+  readonly refNodes: readonly SchemaNode[];
+  /** The engine's own resolution of each `$ref` holder, for any reference the library's indexer misses. */
+  readonly refTargets?: ReadonlyMap<SchemaNode, SchemaNode | boolean>;
+  /** Every `$anchor` (and pre-2019 fragment `$id`) as the engine resolved it: absolute URI → subschema. */
+  readonly anchors: ReadonlyMap<string, SchemaNode>;
+}
+
+/** A JSON Schema validator library behind a narrow interface, so another can be swapped in per instance. */
+export interface SchemaValidatorAdapter {
+  /** Part of every cache key: two adapters never share a compiled schema. */
+  readonly id: string;
+  compile(
+    input: AdapterCompileInput,
+  ): { ok: true; compiled: CompiledAdapterSchema } | { ok: false; code: 'invalid_schema' | 'unresolved_ref'; message: string };
+}

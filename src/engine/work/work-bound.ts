@@ -1,0 +1,180 @@
+import type { CheckedSchema } from '../policy/checked-schema.ts';
+import { branchTicks, freePathChars, pathCharsPerTick, tickCost, visitTicks } from './estimate-work.ts';
+import { type Plan, planWork } from './plan-work.ts';
+
+/**
+ * A static ceiling on what `estimateWork` would count for any instance, in ticks: at most
+ * `perValue × values + perByte × bytes` for the visits and the data they read, where `values` and `bytes` are what
+ * `copyJson` counted for the instance (its JSON values and the UTF-8 bytes of its JSON text), plus what the visits'
+ * locations cost (see `ceilingTicks`). When that is within the budget, the estimate cannot be over it, so the
+ * engine can skip the co-walk for small instances and stay bounded by construction.
+ */
+export interface WorkBound {
+  readonly perValue: number;
+  readonly perByte: number;
+  /** The most characters of schema names (`properties` names, patterns, dependent names) one location can hold. */
+  readonly namePath: number;
+}
+
+/**
+ * The ceiling in ticks for an instance of these counts. A location's cost multiplies with depth, so it is not
+ * linear; but every visit costs the estimate a whole visit, so there are at most `linear / visitTicks` of them,
+ * and no location holds more instance keys than the instance has bytes, nor more schema names than `namePath`.
+ * For a small instance (under `freePathChars` with the names) it adds nothing.
+ */
+export function ceilingTicks(bound: WorkBound, values: number, bytes: number): number {
+  const linear = bound.perValue * values + bound.perByte * bytes;
+  const chars = bytes + bound.namePath;
+  return chars > freePathChars ? linear + (linear / visitTicks) * ((chars - freePathChars) / pathCharsPerTick) : linear;
+}
+
+/** `null`: no static ceiling (references in a cycle, `$recursiveRef`, or `uniqueItems`, whose hashing must run). */
+const cache = new WeakMap<CheckedSchema, WorkBound | null>();
+
+/** The schema's static ceiling, computed once per checked schema. */
+export function workBound(checked: CheckedSchema): WorkBound | null {
+  const known = cache.get(checked);
+  if (known !== undefined) return known;
+  const root = planWork(checked).root;
+  const bound = root === null ? { perValue: visitTicks, perByte: 0, namePath: 0 } : boundOf(root);
+  cache.set(checked, bound);
+  return bound;
+}
+
+/** Whether an instance with these counts is certainly within `budget` visits. */
+export function withinBound(bound: WorkBound | null, values: number, bytes: number, budget: number): boolean {
+  return bound !== null && ceilingTicks(bound, values, bytes) <= budget * visitTicks;
+}
+
+/** The plans a plan applies to the same value: its reference, `not`/`if`/`then`/`else`, branches, dependent schemas. */
+function inPlaceOf(plan: Plan): (Plan | null | undefined)[] {
+  return [plan.ref, ...plan.inPlace, ...plan.branches, ...plan.dependents.map(([, sub]) => (typeof sub === 'number' ? undefined : sub))];
+}
+
+/** Every plan a plan leads to: in place (same value) or on a child value. */
+function successors(plan: Plan): (Plan | null | undefined)[] {
+  return [
+    ...inPlaceOf(plan),
+    plan.propertyNames,
+    ...(plan.properties ?? []).map(([, sub]) => sub),
+    ...plan.patternProperties.map(([, , sub]) => sub),
+    plan.additionalProperties,
+    plan.unevaluatedProperties,
+    ...plan.prefixItems,
+    ...plan.tupleItems,
+    plan.items,
+    plan.additionalItems,
+    plan.contains,
+    plan.unevaluatedItems,
+  ];
+}
+
+/**
+ * Post-order over the plans (iterative: reference chains can be longer than the call stack is deep). For a plan P
+ * and a value v with n values and s bytes, the estimate charges at most A·n + B·s, where
+ *   A = Σ A(in place) + max(own fixed ticks, M_A),   B = Σ B(in place) + own per-byte ticks + M_B,
+ * and M_A, M_B bound what one child (an item, or a key with its value) costs per value and per byte of its own,
+ * counting every child keyword that may meet it. Fixed costs per value fit in A since n ≥ 1; own + M_A·(n − 1) is
+ * at most max(own, M_A)·n. String lengths and key lengths never exceed the bytes they take in the JSON text.
+ */
+function boundOf(root: Plan): WorkBound | null {
+  const bounds = new Map<Plan, WorkBound>();
+  const onPath = new Set<Plan>();
+  const stack: { plan: Plan; next: (Plan | null | undefined)[]; at: number }[] = [];
+  const open = (plan: Plan): boolean => {
+    if (plan.recursiveRef || plan.uniqueItems) return false;
+    onPath.add(plan);
+    stack.push({ plan, next: successors(plan), at: 0 });
+    return true;
+  };
+  if (!open(root)) return null;
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1] as (typeof stack)[number];
+    if (frame.at < frame.next.length) {
+      const child = frame.next[frame.at++];
+      if (child === null || child === undefined || bounds.has(child)) continue;
+      if (onPath.has(child)) return null; // a cycle: the cost grows with the instance's depth
+      if (!open(child)) return null;
+      continue;
+    }
+    stack.pop();
+    onPath.delete(frame.plan);
+    bounds.set(frame.plan, combine(frame.plan, bounds));
+  }
+  return bounds.get(root) ?? null;
+}
+
+const absent: WorkBound = { perValue: 0, perByte: 0, namePath: 0 };
+/** A boolean subschema: one visit, decided at once. */
+const decided: WorkBound = { perValue: visitTicks, perByte: 0, namePath: 0 };
+
+/** The schema names a plan's successors add to a location, beside each successor (as the estimate adds them). */
+function namedSuccessors(plan: Plan): [number, Plan | null | undefined][] {
+  return [
+    ...successors(plan).map((sub) => [0, sub] as [number, Plan | null | undefined]),
+    ...plan.dependents.map(([name, sub]) => [name.length, typeof sub === 'number' ? undefined : sub] as [number, Plan | null | undefined]),
+    ...(plan.properties ?? []).map(([name, sub]) => [name.length, sub] as [number, Plan | null | undefined]),
+    ...plan.patternProperties.map(([length, , sub]) => [length, sub] as [number, Plan | null | undefined]),
+  ];
+}
+
+function combine(plan: Plan, bounds: ReadonlyMap<Plan, WorkBound>): WorkBound {
+  const of = (sub: Plan | null | undefined): WorkBound =>
+    sub === undefined ? absent : sub === null ? decided : (bounds.get(sub) as WorkBound);
+  let sumValue = 0;
+  let sumByte = 0;
+  for (const sub of inPlaceOf(plan)) {
+    const bound = of(sub);
+    sumValue += bound.perValue;
+    sumByte += bound.perByte;
+  }
+  let fixed = visitTicks + plan.branches.length * branchTicks + plan.structuredEquality + plan.enumCount + plan.objectFixed;
+  if (plan.pattern) fixed += visitTicks;
+  for (const [length] of plan.patternProperties) fixed += length;
+  for (const [, sub] of plan.dependents) if (typeof sub === 'number') fixed += sub;
+  fixed *= tickCost;
+  const ownByte = (plan.patternTicks + (plan.lengthCheck ? 1 : 0)) * tickCost;
+
+  // One key and its value: the key is listed, each pattern is tested on it (its ticks per character of the key),
+  // `propertyNames` checks it, and the value meets its `properties` entry or `additionalProperties`, every
+  // `patternProperties` subschema and `unevaluatedProperties`.
+  const patterns = plan.patternProperties.length;
+  let keyTicks = 0;
+  for (const [, charTicks] of plan.patternProperties) keyTicks += charTicks;
+  const names = of(plan.propertyNames);
+  let namedValue = of(plan.additionalProperties).perValue;
+  let namedByte = of(plan.additionalProperties).perByte;
+  for (const [, sub] of plan.properties ?? []) {
+    namedValue = Math.max(namedValue, of(sub).perValue);
+    namedByte = Math.max(namedByte, of(sub).perByte);
+  }
+  let keyValue = (1 + patterns * 2 * visitTicks) * tickCost + names.perValue + namedValue + of(plan.unevaluatedProperties).perValue;
+  let keyByte = keyTicks * tickCost + names.perByte + namedByte + of(plan.unevaluatedProperties).perByte;
+  for (const [, , sub] of plan.patternProperties) {
+    keyValue += of(sub).perValue;
+    keyByte += of(sub).perByte;
+  }
+
+  // One item: its tuple entry or `items`/`additionalItems`, `contains` and `unevaluatedItems`.
+  let itemValue = 0;
+  let itemByte = 0;
+  if (plan.arrayWork) {
+    let positional = absent;
+    for (const sub of [...plan.prefixItems, ...plan.tupleItems, plan.items, plan.additionalItems]) {
+      const bound = of(sub);
+      positional = {
+        perValue: Math.max(positional.perValue, bound.perValue),
+        perByte: Math.max(positional.perByte, bound.perByte),
+        namePath: 0,
+      };
+    }
+    itemValue = positional.perValue + of(plan.contains).perValue + of(plan.unevaluatedItems).perValue;
+    itemByte = positional.perByte + of(plan.contains).perByte + of(plan.unevaluatedItems).perByte;
+  }
+
+  const childValue = Math.max(keyValue, itemValue);
+  const childByte = Math.max(keyByte, itemByte);
+  let namePath = 0;
+  for (const [chars, sub] of namedSuccessors(plan)) namePath = Math.max(namePath, chars + of(sub).namePath);
+  return { perValue: sumValue + Math.max(fixed, childValue), perByte: sumByte + ownByte + childByte, namePath };
+}

@@ -1,0 +1,93 @@
+// docs/architecture.md#rooms (issue #19): every engine and edge file sits in a named room, other layers reach the
+// engine through its entries (src/engine/index.ts or a room's index.ts), and src/ and edge/src hold no import
+// circle, type-only imports included.
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const repo = fileURLToPath(new URL('..', import.meta.url));
+const rooms: Record<string, readonly string[]> = {
+  'src/engine': ['core', 'json', 'numbers', 'schema', 'policy', 'patterns', 'work', 'issues', 'forms', 'tools', 'adapters/cfworker'],
+  'edge/src': ['http', 'rpc', 'gateway', 'upstream', 'state'],
+};
+/** Entries and configuration that sit in a layer's own folder, not in a room. */
+const stay: readonly string[] = [
+  'src/engine/index.ts',
+  'src/engine/web-platform.d.ts',
+  'src/engine/tsconfig.json',
+  'edge/src/index.ts',
+  'edge/src/lib.ts',
+];
+
+function files(dir: string): string[] {
+  return readdirSync(join(repo, dir), { recursive: true, encoding: 'utf8' })
+    .map((name) => `${dir}/${name}`)
+    .filter((path) => statSync(join(repo, path)).isFile());
+}
+
+function imports(file: string): string[] {
+  const text = readFileSync(join(repo, file), 'utf8');
+  return [
+    ...text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/gm),
+    ...text.matchAll(/^\s*import\s+['"]([^'"]+)['"]/gm),
+    ...text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g),
+  ].map((match) => match[1] as string);
+}
+
+/** A relative specifier as a repo path, or undefined for a package. */
+function target(file: string, spec: string): string | undefined {
+  return spec.startsWith('.') ? relative(repo, resolve(repo, dirname(file), spec)) : undefined;
+}
+
+describe('rooms', () => {
+  for (const [layer, names] of Object.entries(rooms)) {
+    it(`every file in ${layer} is an entry or sits in a room`, () => {
+      for (const file of files(layer)) {
+        if (stay.includes(file)) continue;
+        const room = names.find(
+          (name) => file.startsWith(`${layer}/${name}/`) && !file.slice(layer.length + name.length + 2).includes('/'),
+        );
+        assert.ok(room, `${file} is in no room (${names.join(', ')})`);
+      }
+    });
+  }
+
+  it('other layers import the engine through its entries only', () => {
+    const outside = [...files('src'), ...files('edge/src')].filter((f) => f.endsWith('.ts') && !f.startsWith('src/engine/'));
+    for (const file of outside) {
+      for (const spec of imports(file)) {
+        const to = target(file, spec);
+        if (to === undefined || !to.startsWith('src/engine/')) continue;
+        const room = dirname(to).slice('src/engine/'.length);
+        const entry = to === 'src/engine/index.ts' || (rooms['src/engine']?.includes(room) && to.endsWith('/index.ts'));
+        assert.ok(entry, `${file} imports ${spec}: use src/engine/index.ts or src/engine/<room>/index.ts`);
+      }
+    }
+  });
+
+  it('no import circle among src/ and edge/src (type-only imports count)', () => {
+    const sources = [...files('src'), ...files('edge/src')].filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
+    const graph = new Map<string, string[]>();
+    for (const file of sources) {
+      const edges = imports(file)
+        .map((spec) => target(file, spec))
+        .filter((to): to is string => to !== undefined && existsSync(join(repo, to)) && sources.includes(to));
+      graph.set(file, edges);
+    }
+    const state = new Map<string, 'open' | 'done'>();
+    const path: string[] = [];
+    const visit = (file: string): void => {
+      state.set(file, 'open');
+      path.push(file);
+      for (const next of graph.get(file) ?? []) {
+        if (state.get(next) === 'open') assert.fail(`import circle: ${[...path.slice(path.indexOf(next)), next].join(' → ')}`);
+        if (!state.has(next)) visit(next);
+      }
+      path.pop();
+      state.set(file, 'done');
+    };
+    for (const file of sources) if (!state.has(file)) visit(file);
+  });
+});
