@@ -292,6 +292,60 @@ describe('schemaval lint --url, a server of MCP 2026-07-28 only', () => {
   });
 });
 
+describe('schemaval lint --url judges each tool under both revisions', () => {
+  // 2025-11-25 requires an object `outputSchema` root; 2026-07-28 lifted that. Only `rows` differs between them.
+  const tools = [
+    { name: 'sum', inputSchema: { type: 'object', properties: { a: { type: 'number' } } } },
+    { name: 'rows', inputSchema: { type: 'object' }, outputSchema: { type: 'array', items: { type: 'string' } } },
+  ];
+  let legacy: Upstream;
+  let legacyUrl: string;
+  let modern: ServedHandler;
+
+  before(async () => {
+    legacy = createUpstream({ list: tools as never, json: true });
+    legacyUrl = await legacy.listen();
+    const handler = createMcpHandler(
+      () => {
+        const server = new Server({ name: 'modern-rows', version: '1.0.0' }, { capabilities: { tools: {} } });
+        server.setRequestHandler('tools/list', async () => ({ tools: tools as never }));
+        return server;
+      },
+      { legacy: 'reject' },
+    );
+    modern = await serveFetchHandler((request) => handler.fetch(request));
+  });
+
+  after(async () => {
+    await legacy.close();
+    await modern.close();
+  });
+
+  it('refuses a non-object outputSchema root over 2025-11-25 and says 2026-07-28 accepts it (exit 1)', async () => {
+    const { code, out, err } = await lint(['--url', legacyUrl]);
+    assert.equal(code, 1, err);
+    assert.match(
+      out,
+      /^refused {3}rows\n {10}invalid_tool: tool "rows": "outputSchema" has "type": "array" at its root; MCP 2025-11-25 requires/m,
+    );
+    assert.match(out, /^ {10}under MCP 2026-07-28: accepted$/m);
+    assert.match(out, /^2 tools: 1 accepted, 1 refused \(MCP 2025-11-25; under 2026-07-28: 2 accepted, 0 refused\)$/m);
+    const json = JSON.parse((await lint(['--json', '--url', legacyUrl])).out) as { tools: { name: string; otherRevision?: unknown }[] };
+    assert.deepEqual(json.tools[1]?.otherRevision, { revision: '2026-07-28', verdict: 'accepted' });
+    assert.equal(json.tools[0]?.otherRevision, undefined);
+  });
+
+  it('accepts it over 2026-07-28 and names the 2025-11-25 refusal (exit 0)', async () => {
+    const { code, out, err } = await lint(['--url', `${modern.origin}/mcp`]);
+    assert.equal(code, 0, err);
+    assert.match(
+      out,
+      /^accepted {2}rows\n {10}under MCP 2025-11-25: refused \(invalid_tool: tool "rows": "outputSchema" has "type": "array"/m,
+    );
+    assert.match(out, /^2 tools: 2 accepted, 0 refused \(MCP 2026-07-28; under 2025-11-25: 1 accepted, 1 refused\)$/m);
+  });
+});
+
 describe('schemaval lint arguments', () => {
   it('takes exactly one source, and --header / --timeout only where they apply', async () => {
     const cases: [string[], RegExp][] = [

@@ -27,15 +27,25 @@ export async function lintCommand(open: () => Promise<Validator>, io: CliIo, opt
   // The file is one list however it is batched: a name repeated in another batch is refused here, in every batch.
   // A server's list is judged by the revision it was listed in; a file names none, so its outputSchema roots stand.
   const forced = toolListRefusals(tools, new Map(), revision);
-  const verdicts: ToolVerdict[] = [];
+  // A server's tools are judged under the other revision too, so a CI run learns which clients each tool fails.
+  const other = revision === undefined ? undefined : otherRevisionOf(revision);
+  const otherForced = other === undefined ? [] : toolListRefusals(tools, new Map(), other);
+  const verdicts: LintVerdict[] = [];
+  let otherRefused = 0;
   for await (const batch of compileInBatches(validator, tools)) {
     for (const compiled of batch) {
-      const verdict = forced[verdicts.length] ?? compiled;
-      verdicts.push(verdict);
-      if (!options.json) io.stdout(describeVerdict(verdict));
+      const i = verdicts.length;
+      const verdict = forced[i] ?? compiled;
+      const underOther = otherForced[i] ?? compiled;
+      if (underOther.verdict === 'refused') otherRefused++;
+      const differs = other !== undefined && underOther.verdict !== verdict.verdict;
+      const lintVerdict: LintVerdict = differs ? { ...verdict, otherRevision: revisionVerdict(other, underOther) } : verdict;
+      verdicts.push(lintVerdict);
+      if (!options.json) io.stdout(describeVerdict(lintVerdict));
     }
   }
   const refused = verdicts.filter((v) => v.verdict === 'refused').length;
+  const anyDiffers = verdicts.some((v) => v.otherRevision !== undefined);
   if (options.json) io.stdout(`${JSON.stringify({ tools: verdicts }, null, 2)}\n`);
   else {
     const warnings = verdicts.reduce((n, v) => n + v.warnings.length, 0);
@@ -43,10 +53,32 @@ export async function lintCommand(open: () => Promise<Validator>, io: CliIo, opt
     io.stdout(
       `${verdicts.length} ${noun}: ${verdicts.length - refused} accepted, ${refused} refused` +
         (warnings > 0 ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : '') +
+        (anyDiffers ? ` (MCP ${revision}; under ${other}: ${verdicts.length - otherRefused} accepted, ${otherRefused} refused)` : '') +
         '\n',
     );
   }
+  // The exit code follows the revision the server answered in; the other revision's verdicts are information.
   return refused > 0 ? exitCodes.failed : exitCodes.ok;
+}
+
+/** A tool's verdict, and where the other MCP revision decides it differently, that decision. */
+type LintVerdict = ToolVerdict & { readonly otherRevision?: RevisionVerdict };
+
+interface RevisionVerdict {
+  readonly revision: string;
+  readonly verdict: 'accepted' | 'refused';
+  readonly refusal?: { readonly code: string; readonly message: string };
+}
+
+/** The revision whose `outputSchema` root rule is the other one: 2026-07-28 lifted what earlier revisions require. */
+function otherRevisionOf(revision: string): string {
+  return revision < '2026-07-28' ? '2026-07-28' : '2025-11-25';
+}
+
+function revisionVerdict(revision: string, verdict: ToolVerdict): RevisionVerdict {
+  const side = [verdict.input, verdict.output].find((s) => s !== null && s !== undefined && !s.ok);
+  if (verdict.verdict === 'accepted' || side === undefined || side.ok) return { revision, verdict: verdict.verdict };
+  return { revision, verdict: 'refused', refusal: { code: side.code, message: side.message } };
 }
 
 /** The tools to lint, from the file or, through the MCP SDK (loaded only then), from the server. */
@@ -88,7 +120,7 @@ function toolList(value: unknown): readonly unknown[] {
   throw new CliError('invalid_tools_file', 'tools file must hold a tools/list result {"tools":[...]} or an array of tools');
 }
 
-function describeVerdict(verdict: ToolVerdict): string {
+function describeVerdict(verdict: LintVerdict): string {
   const lines: string[] = [];
   if (verdict.verdict === 'accepted') lines.push(`accepted  ${verdict.name}`);
   else {
@@ -98,5 +130,10 @@ function describeVerdict(verdict: ToolVerdict): string {
     }
   }
   for (const warning of verdict.warnings) lines.push(`          warning ${warning.code}: ${warning.message}`);
+  const other = verdict.otherRevision;
+  if (other !== undefined) {
+    const why = other.refusal === undefined ? '' : ` (${other.refusal.code}: ${other.refusal.message})`;
+    lines.push(`          under MCP ${other.revision}: ${other.verdict}${why}`);
+  }
   return `${lines.join('\n')}\n`;
 }
