@@ -1,17 +1,16 @@
 // The result schemas the adapter hands the SDK v1 Client's `request`, without importing the v1 SDK at run time (a
 // host with only `@modelcontextprotocol/client` v2 installed can then import schemaval/host). The v1 client accepts
 // any object with a zod-3-style `safeParse` (its zod-compat falls back to `schema.safeParse(data)`).
+import { isJsonObject } from '../engine/json/index.ts';
 
 /** A schema the v1 client's `request` can parse a result with. */
 export interface PlainResultSchema<T> {
   safeParse(data: unknown): { success: true; data: T } | { success: false; error: Error };
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** Any result object, as sent: a `tools/list` page is read leniently afterwards (src/mcp/tool-list-result.ts). */
 export const anyResult: PlainResultSchema<Record<string, unknown>> = {
-  safeParse: (data) => (isObject(data) ? { success: true, data } : { success: false, error: new Error('the result is not an object') }),
+  safeParse: (data) => (isJsonObject(data) ? { success: true, data } : { success: false, error: new Error('the result is not an object') }),
 };
 
 /**
@@ -22,12 +21,12 @@ export const anyResult: PlainResultSchema<Record<string, unknown>> = {
 export const callToolResult: PlainResultSchema<Record<string, unknown>> = {
   safeParse: (data) => {
     const fail = (message: string) => ({ success: false as const, error: new Error(`Invalid tools/call result: ${message}`) });
-    if (!isObject(data)) return fail('not an object');
+    if (!isJsonObject(data)) return fail('not an object');
     const content = data.content ?? [];
     if (!Array.isArray(content)) return fail('"content" is not an array');
-    const bad = content.findIndex((item) => !isObject(item) || typeof item.type !== 'string');
+    const bad = content.findIndex((item) => !isJsonObject(item) || typeof item.type !== 'string');
     if (bad >= 0) return fail(`content[${bad}] has no string "type"`);
-    if (data.structuredContent !== undefined && !isObject(data.structuredContent)) return fail('"structuredContent" is not an object');
+    if (data.structuredContent !== undefined && !isJsonObject(data.structuredContent)) return fail('"structuredContent" is not an object');
     if (data.isError !== undefined && typeof data.isError !== 'boolean') return fail('"isError" is not a boolean');
     return { success: true, data: { ...data, content } };
   },

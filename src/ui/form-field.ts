@@ -1,3 +1,4 @@
+import { isJsonObject } from '../engine/json/index.ts';
 import { h } from './dom.ts';
 
 type Json = Record<string, unknown>;
@@ -33,7 +34,6 @@ interface Choice {
   readonly label: string;
 }
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const label = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 const numberText = /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -46,7 +46,7 @@ function singleChoices(schema: Json): Choice[] | undefined {
     const names = Array.isArray(schema.enumNames) ? schema.enumNames : [];
     return schema.enum.map((v, i) => ({ value: v, label: typeof names[i] === 'string' ? names[i] : label(v) }));
   }
-  if (Array.isArray(schema.oneOf) && schema.oneOf.length > 0 && schema.oneOf.every((o) => isObject(o) && 'const' in o)) {
+  if (Array.isArray(schema.oneOf) && schema.oneOf.length > 0 && schema.oneOf.every((o) => isJsonObject(o) && 'const' in o)) {
     return (schema.oneOf as Json[]).map((o) => ({ value: o.const, label: typeof o.title === 'string' ? o.title : label(o.const) }));
   }
   return undefined;
@@ -55,9 +55,9 @@ function singleChoices(schema: Json): Choice[] | undefined {
 /** Multi-select options: an array whose `items` have an `enum` or an `anyOf` of `{const, title}`. */
 function multiChoices(schema: Json): Choice[] | undefined {
   const items = schema.items;
-  if (schema.type !== 'array' || !isObject(items)) return undefined;
+  if (schema.type !== 'array' || !isJsonObject(items)) return undefined;
   if (Array.isArray(items.enum) && items.enum.length > 0) return items.enum.map((v) => ({ value: v, label: label(v) }));
-  if (Array.isArray(items.anyOf) && items.anyOf.length > 0 && items.anyOf.every((o) => isObject(o) && 'const' in o)) {
+  if (Array.isArray(items.anyOf) && items.anyOf.length > 0 && items.anyOf.every((o) => isJsonObject(o) && 'const' in o)) {
     return (items.anyOf as Json[]).map((o) => ({ value: o.const, label: typeof o.title === 'string' ? o.title : label(o.const) }));
   }
   return undefined;
@@ -83,7 +83,7 @@ function hintOf(schema: Json, kind: string): string {
  * yields the string), so the validator, not the form, says what is wrong.
  */
 export function createFormField(name: string, propertySchema: unknown, options: FormFieldOptions): FormField {
-  const schema = isObject(propertySchema) ? propertySchema : {};
+  const schema = isJsonObject(propertySchema) ? propertySchema : {};
   const { id, required } = options;
   const title = typeof schema.title === 'string' ? schema.title : name;
   const fallback = schema.default;

@@ -1,3 +1,4 @@
+import { isJsonObject } from '../engine/json/index.ts';
 import type { Issue } from '../protocol/issue.ts';
 import { h } from './dom.ts';
 import { fieldPath, isUnder } from './field-path.ts';
@@ -24,16 +25,18 @@ export interface SchemaFormOptions {
 }
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Renders one field per property of an object schema. A schema without `properties` gets one JSON textarea for
  * the whole instance; an object schema with none at all takes `{}` and renders nothing to fill in.
  */
 export function createSchemaForm(schema: unknown, options: SchemaFormOptions): SchemaForm {
-  const properties = isObject(schema) && isObject(schema.properties) ? schema.properties : undefined;
-  const required = new Set(isObject(schema) && Array.isArray(schema.required) ? schema.required.filter((r) => typeof r === 'string') : []);
-  const noArguments = isObject(schema) && properties === undefined && Object.keys(schema).every((k) => k === 'type' || k.startsWith('$'));
+  const properties = isJsonObject(schema) && isJsonObject(schema.properties) ? schema.properties : undefined;
+  const required = new Set(
+    isJsonObject(schema) && Array.isArray(schema.required) ? schema.required.filter((r) => typeof r === 'string') : [],
+  );
+  const noArguments =
+    isJsonObject(schema) && properties === undefined && Object.keys(schema).every((k) => k === 'type' || k.startsWith('$'));
   const whole = properties === undefined && !noArguments;
 
   const fields: { field: FormField; path: string }[] = [];

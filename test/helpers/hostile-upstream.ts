@@ -6,6 +6,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { isJsonObject } from '../../src/engine/json/index.ts';
 
 /** Appears only in bytes a checking gateway must never relay: find it in a response and something leaked. */
 export const canary = 'HOSTILE-CANARY-5d1f';
@@ -121,7 +122,6 @@ export interface HostileUpstream {
 
 type Json = Record<string, unknown>;
 
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const rpc = (id: unknown, result: unknown): string => JSON.stringify({ jsonrpc: '2.0', id, result });
 const sse = (data: string): string => `event: message\ndata: ${data}\n\n`;
 /** Replaces the closing brace of a JSON object with `,"key":<value>}`: a duplicate key where JSON.parse keeps the last. */
@@ -342,7 +342,7 @@ export function createHostileUpstream(): HostileUpstream {
       return empty(res, 200);
     }
     if (req.method !== 'POST') return empty(res, 405);
-    if (!isObject(message))
+    if (!isJsonObject(message))
       return json(res, 400, JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } }));
     // A sloppy upstream: it checks that a session exists, never whose it is (so a forged id reaches someone's session).
     const wantsSession = authorization.endsWith('+session');
@@ -356,7 +356,7 @@ export function createHostileUpstream(): HostileUpstream {
       return empty(res, 202);
     }
     if (!('id' in message)) return empty(res, 202); // a notification
-    const params = isObject(message.params) ? message.params : undefined;
+    const params = isJsonObject(message.params) ? message.params : undefined;
     switch (message.method) {
       case 'initialize': {
         const asked = String(params?.protocolVersion ?? '');
@@ -389,7 +389,7 @@ export function createHostileUpstream(): HostileUpstream {
     socket.once('close', () => sockets.delete(socket));
   });
 
-  const messages = () => received.map((r) => r.message).filter(isObject);
+  const messages = () => received.map((r) => r.message).filter(isJsonObject);
   return {
     received,
     hugeWritten,
@@ -397,7 +397,7 @@ export function createHostileUpstream(): HostileUpstream {
       received
         .filter((r) => authorization === undefined || r.authorization === authorization)
         .map((r) => r.message)
-        .filter(isObject)
+        .filter(isJsonObject)
         .filter((m) => m.method === method),
     responses: () => messages().filter((m) => !('method' in m) && ('result' in m || 'error' in m)),
     async listen() {

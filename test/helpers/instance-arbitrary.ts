@@ -1,22 +1,21 @@
 // Instances for a generated schema: half generic JSON, half derived from the schema's own keywords (its
 // properties, bounds, enum members, branches and `$ref` targets), so both verdicts come up often.
 import fc from 'fast-check';
+import { isJsonObject } from '../../src/engine/json/index.ts';
 import { type Json, type JsonObject, jsonArb, keyArb, numberArb, stringArb, stringOfLength } from './json-values.ts';
 import type { Schema } from './schema-arbitrary.ts';
-
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Resolves the generator's own `#`, `#/$defs/x` and `#/definitions/x` references. */
 function resolve(root: Schema, ref: string): Schema | undefined {
   if (ref === '#') return root;
   const match = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(ref);
-  if (!match || !isObject(root)) return undefined;
+  if (!match || !isJsonObject(root)) return undefined;
   const holder = root[match[1]!];
-  const target = isObject(holder) ? holder[match[2]!] : undefined;
-  return typeof target === 'boolean' || isObject(target) ? target : undefined;
+  const target = isJsonObject(holder) ? holder[match[2]!] : undefined;
+  return typeof target === 'boolean' || isJsonObject(target) ? target : undefined;
 }
 
-const asSchema = (value: Json | undefined): Schema | undefined => (typeof value === 'boolean' || isObject(value) ? value : undefined);
+const asSchema = (value: Json | undefined): Schema | undefined => (typeof value === 'boolean' || isJsonObject(value) ? value : undefined);
 const schemaList = (value: Json | undefined): Schema[] =>
   Array.isArray(value) ? value.map(asSchema).filter((item) => item !== undefined) : [];
 
@@ -76,11 +75,11 @@ function candidates(root: Schema, schema: Schema, depth: number): fc.Arbitrary<J
 /** An object with the schema's named properties (values aimed at their subschemas), some left out, some extra keys. */
 function objectFor(schema: JsonObject, derived: (sub: Json | undefined) => fc.Arbitrary<Json>): fc.Arbitrary<Json> | undefined {
   const members: Record<string, fc.Arbitrary<Json>> = {};
-  const properties = isObject(schema.properties) ? schema.properties : {};
+  const properties = isJsonObject(schema.properties) ? schema.properties : {};
   for (const [name, sub] of Object.entries(properties)) members[name] = derived(sub);
   for (const holder of ['dependentRequired', 'dependentSchemas', 'dependencies']) {
     const map = schema[holder];
-    if (isObject(map)) for (const name of Object.keys(map)) members[name] ??= derived(asSchema(map[name]) ?? true);
+    if (isJsonObject(map)) for (const name of Object.keys(map)) members[name] ??= derived(asSchema(map[name]) ?? true);
   }
   for (const name of Array.isArray(schema.required) ? schema.required : []) {
     if (typeof name === 'string') members[name] ??= jsonArb;

@@ -1,6 +1,7 @@
 import type { Engine } from '../../../src/engine/core/index.ts';
 import { checkElicitationSchema, elicitationDefaults, elicitationMode } from '../../../src/engine/forms/index.ts';
 import { formatIssues } from '../../../src/engine/issues/index.ts';
+import { isJsonObject } from '../../../src/engine/json/index.ts';
 import type { Issue } from '../../../src/protocol/issue.ts';
 import type { RequestStateSealer } from './request-state.ts';
 
@@ -21,15 +22,14 @@ export interface MrtrContext {
 }
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const actions = new Set(['accept', 'decline', 'cancel']);
 
 /** A `tools/call` result asking for input (MRTR, MCP 2026-07-28 basic/patterns/mrtr). */
-export const isInputRequired = (result: unknown): result is Json => isObject(result) && result.resultType === 'input_required';
+export const isInputRequired = (result: unknown): result is Json => isJsonObject(result) && result.resultType === 'input_required';
 
 /** A `tools/call` that retries an MRTR round: it carries `inputResponses` or a `requestState`. */
 export const isMrtrRetry = (params: unknown): params is Json =>
-  isObject(params) && (params.inputResponses !== undefined || params.requestState !== undefined);
+  isJsonObject(params) && (params.inputResponses !== undefined || params.requestState !== undefined);
 
 /**
  * Checks an upstream `InputRequiredResult` before the client sees it and seals its `requestState`: every form-mode
@@ -43,15 +43,15 @@ export async function sealInputRequired(
   context: MrtrContext & { readonly ttlMs: number },
 ): Promise<{ ok: true; result: Json } | { ok: false; refusal: MrtrRefusal }> {
   const requests = result.inputRequests ?? {};
-  if (!isObject(requests)) return { ok: false, refusal: malformed('inputRequests is not an object') };
+  if (!isJsonObject(requests)) return { ok: false, refusal: malformed('inputRequests is not an object') };
   if (result.requestState !== undefined && typeof result.requestState !== 'string') {
     return { ok: false, refusal: malformed('requestState is not a string') };
   }
   const inputs: Json = {};
   for (const [key, request] of Object.entries(requests)) {
-    if (!isObject(request) || typeof request.method !== 'string')
+    if (!isJsonObject(request) || typeof request.method !== 'string')
       return { ok: false, refusal: malformed(`inputRequests${member(key)} is not a request`) };
-    const params = isObject(request.params) ? request.params : {};
+    const params = isJsonObject(request.params) ? request.params : {};
     let schema: unknown = null;
     // The engine decides the mode for every surface: absent or exactly "form", exactly "url", or refused.
     const mode = request.method === 'elicitation/create' ? elicitationMode(params) : undefined;
@@ -118,7 +118,7 @@ export async function openInputResponses(
     return { ok: false, refusal: badState('requestState was issued for another call or credential') };
   }
   const responses = params.inputResponses ?? {};
-  if (!isObject(responses)) return { ok: false, refusal: invalidAnswer('inputResponses', 'inputResponses must be an object', []) };
+  if (!isJsonObject(responses)) return { ok: false, refusal: invalidAnswer('inputResponses', 'inputResponses must be an object', []) };
 
   const completed: Json = {};
   for (const [key, response] of Object.entries(responses)) {
@@ -161,7 +161,7 @@ async function checkAnswer(
   engine: Engine,
 ): Promise<{ ok: true; value: unknown } | { ok: false; refusal: MrtrRefusal }> {
   const where = `inputResponses${member(key)}`;
-  if (!isObject(response) || typeof response.action !== 'string' || !actions.has(response.action)) {
+  if (!isJsonObject(response) || typeof response.action !== 'string' || !actions.has(response.action)) {
     const issue: Issue = { path: '$.action', keyword: 'enum', message: 'want "accept", "decline" or "cancel"' };
     return { ok: false, refusal: invalidAnswer(key, `${where}: ${issue.path}: ${issue.message}`, [issue]) };
   }
@@ -170,7 +170,7 @@ async function checkAnswer(
     const { content: _dropped, ...rest } = response;
     return { ok: true, value: rest };
   }
-  if (response.content !== undefined && !isObject(response.content)) {
+  if (response.content !== undefined && !isJsonObject(response.content)) {
     const issue: Issue = { path: '$', keyword: 'type', message: 'content must be an object' };
     return { ok: false, refusal: invalidAnswer(key, `${where}: ${issue.path}: ${issue.message}`, [issue]) };
   }

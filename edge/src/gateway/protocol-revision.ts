@@ -4,6 +4,8 @@
  * client's capabilities in `_meta`, and the `MCP-Protocol-Version` header). Later dated revisions are taken as
  * stateless too; anything older, or no revision at all, as the session era.
  */
+import { isJsonObject } from '../../../src/engine/json/index.ts';
+
 export type ProtocolRevision = '2025-11-25' | '2026-07-28';
 
 /** The `_meta` keys a 2026-07-28 request carries (basic/index#_meta). */
@@ -12,14 +14,13 @@ export const clientCapabilitiesMeta = 'io.modelcontextprotocol/clientCapabilitie
 export const clientInfoMeta = 'io.modelcontextprotocol/clientInfo';
 
 const stateless = '2026-07-28';
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isRevision = (value: unknown): value is string => typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value);
 
 /** The revision `_meta` names in a request's params, if any. */
 export function metaRevision(message: unknown): string | undefined {
-  const params = isObject(message) ? message.params : undefined;
-  const meta = isObject(params) ? params._meta : undefined;
-  const version = isObject(meta) ? meta[protocolVersionMeta] : undefined;
+  const params = isJsonObject(message) ? message.params : undefined;
+  const meta = isJsonObject(params) ? params._meta : undefined;
+  const version = isJsonObject(meta) ? meta[protocolVersionMeta] : undefined;
   return isRevision(version) ? version : undefined;
 }
 
@@ -46,16 +47,16 @@ export function headerRevision(headers: Headers): ProtocolRevision {
 export function requestRevision(headers: Headers, message: unknown): RevisionDecision {
   const header = headers.get('mcp-protocol-version')?.trim() || undefined;
   const modernHeader = header !== undefined && isRevision(header) && header >= stateless;
-  const params = isObject(message) ? message.params : undefined;
-  const meta = isObject(params) ? params._meta : undefined;
-  if (isObject(meta) && protocolVersionMeta in meta) {
+  const params = isJsonObject(message) ? message.params : undefined;
+  const meta = isJsonObject(params) ? params._meta : undefined;
+  if (isJsonObject(meta) && protocolVersionMeta in meta) {
     const claim = meta[protocolVersionMeta];
     if (!isRevision(claim)) return mismatch(`the body's _meta["${protocolVersionMeta}"] is not a protocol revision`);
     if (header !== undefined && header !== claim)
       return mismatch(`the body names protocol version ${claim} but the MCP-Protocol-Version header names ${header}`);
     return { ok: true, revision: revisionOf(claim) };
   }
-  const notification = isObject(message) && typeof message.method === 'string' && !('id' in message);
+  const notification = isJsonObject(message) && typeof message.method === 'string' && !('id' in message);
   if (modernHeader && !notification)
     return mismatch(`the MCP-Protocol-Version header names ${header}, but the body carries no _meta["${protocolVersionMeta}"]`);
   return { ok: true, revision: modernHeader ? '2026-07-28' : '2025-11-25' };

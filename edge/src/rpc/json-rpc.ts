@@ -1,3 +1,5 @@
+import { isJsonObject } from '../../../src/engine/json/index.ts';
+
 /** The JSON-RPC 2.0 message shapes the gateway reads (ids are strings or numbers, compared by their JSON text). */
 export interface JsonRpcRequest {
   readonly jsonrpc: '2.0';
@@ -18,13 +20,11 @@ export type JsonRpcMessage =
   | JsonRpcResponse
   | { readonly jsonrpc: '2.0'; readonly method: string; readonly params?: unknown };
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-export const isRequest = (m: unknown): m is JsonRpcRequest => isObject(m) && typeof m.method === 'string' && 'id' in m;
+export const isRequest = (m: unknown): m is JsonRpcRequest => isJsonObject(m) && typeof m.method === 'string' && 'id' in m;
 /** A message with this method and no `id`: a notification. */
-export const isNotificationNamed = (m: unknown, method: string): boolean => isObject(m) && m.method === method && !('id' in m);
+export const isNotificationNamed = (m: unknown, method: string): boolean => isJsonObject(m) && m.method === method && !('id' in m);
 export const isResponse = (m: unknown): m is JsonRpcResponse =>
-  isObject(m) && !('method' in m) && 'id' in m && ('result' in m || 'error' in m);
+  isJsonObject(m) && !('method' in m) && 'id' in m && ('result' in m || 'error' in m);
 
 /**
  * A key for a request id, matching ids the way the MCP SDK does (it looks responses up by `Number(id)`), so a

@@ -1,4 +1,5 @@
 import { stringify } from 'lossless-json';
+import { isJsonObject } from '../../../src/engine/json/index.ts';
 import { GatewayStateError, gatewayError, type UpstreamFailure } from '../rpc/gateway-error.ts';
 import { idKey, isRequest, isResponse, type JsonRpcResponse } from '../rpc/json-rpc.ts';
 import { formatSseEvent, type SseField } from './sse-transform.ts';
@@ -31,11 +32,9 @@ export interface RelayOptions<T extends PendingRequest = PendingRequest> {
   readonly headers: Headers;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** A JSON-RPC error object the gateway can re-serialise: an integer code and a string message. */
 const isErrorObject = (value: unknown): value is { code: number; message: string; data?: unknown } =>
-  isObject(value) && Number.isInteger(value.code) && typeof value.message === 'string';
+  isJsonObject(value) && Number.isInteger(value.code) && typeof value.message === 'string';
 
 const json = (message: unknown, status: number, headers?: Headers): Response => {
   const out = new Headers(headers);
@@ -59,7 +58,7 @@ export function failureResponse(failure: UpstreamFailure, pending: ReadonlyMap<s
  * and notifications are checked and relayed.
  */
 async function route<T extends PendingRequest>(message: unknown, options: RelayOptions<T>): Promise<unknown> {
-  if (!isObject(message) || message.jsonrpc !== '2.0') {
+  if (!isJsonObject(message) || message.jsonrpc !== '2.0') {
     options.event('upstream_dropped', 'upstream_malformed', 'a message that is not JSON-RPC 2.0 was dropped');
     return undefined;
   }
@@ -72,7 +71,7 @@ async function route<T extends PendingRequest>(message: unknown, options: RelayO
     }
     options.pending.delete(key);
     const hasResult = 'result' in message;
-    if (hasResult === 'error' in message || (hasResult ? !isObject(message.result) : !isErrorObject(message.error))) {
+    if (hasResult === 'error' in message || (hasResult ? !isJsonObject(message.result) : !isErrorObject(message.error))) {
       return gatewayError(request.id, 'upstream_malformed', 'the upstream answered with a malformed JSON-RPC response');
     }
     if (!hasResult) {

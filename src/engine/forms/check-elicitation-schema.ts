@@ -1,13 +1,13 @@
 import type { Issue } from '../../protocol/issue.ts';
 import type { ValidationOutcome } from '../../protocol/outcome.ts';
 import { jsonObjectPrototype } from '../json/copy-json.ts';
+import { isJsonObject as isObject } from '../json/is-json-object.ts';
 import { jsonPath } from '../json/json-path.ts';
 import { jsonType } from '../json/json-type.ts';
 import { truncate } from '../json/truncate.ts';
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
 const isOptions = (value: unknown): boolean =>
   Array.isArray(value) && value.length > 0 && value.every((o) => isObject(o) && typeof o.const === 'string' && typeof o.title === 'string');

@@ -1,4 +1,5 @@
 import type { Dialect } from '../../protocol/dialect.ts';
+import { isJsonObject as isObject } from '../json/is-json-object.ts';
 import { jsonType } from '../json/json-type.ts';
 
 const typeNames = new Set(['array', 'boolean', 'integer', 'null', 'number', 'object', 'string']);
@@ -13,8 +14,6 @@ const nonNegativeIntegers = [
   'minContains',
   'maxContains',
 ];
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const isStringArray = (value: unknown): boolean => Array.isArray(value) && value.every((item) => typeof item === 'string');
 

@@ -2,6 +2,7 @@ import type { SchemaVerdict, ToolVerdict } from '../../protocol/tool.ts';
 import type { SchemaWarning } from '../../protocol/warning.ts';
 import type { CompileResult } from '../core/compile-schema.ts';
 import { toolFingerprintIfAny } from '../json/fingerprint.ts';
+import { isJsonObject } from '../json/is-json-object.ts';
 import { jsonKeyBytes } from '../json/json-string-bytes.ts';
 import { truncate } from '../json/truncate.ts';
 
@@ -101,10 +102,6 @@ export function malformedToolMessage(
     return `tool ${quoted}: "outputSchema" has ${rootType(output)} at its root; MCP ${truncate(revision, 20)} requires "type": "object"`;
   }
   return undefined;
-}
-
-function isJsonObject(value: unknown): value is { readonly type?: unknown } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function kindOf(value: unknown): string {
