@@ -187,7 +187,11 @@ export async function measureIsolation(fixtures: readonly Fixture[]): Promise<Is
 }
 
 interface ToolCompiler {
-  compileTools(tools: readonly unknown[]): Promise<readonly { readonly verdict: string; readonly fingerprint: string }[]>;
+  compileTools(
+    tools: readonly unknown[],
+  ):
+    | readonly { readonly verdict: string; readonly fingerprint: string }[]
+    | Promise<readonly { readonly verdict: string; readonly fingerprint: string }[]>;
 }
 
 /** Compiles the fixture as a tool's input schema and returns the tool's fingerprint. */

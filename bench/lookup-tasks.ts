@@ -20,7 +20,7 @@ export async function lookupTasks(engine: Engine): Promise<LookupTask[]> {
   const toolFingerprint = verdict?.fingerprint ?? '';
   return [
     { id: 'direct', name: 'compileSchema({type:"object"}).validate({})', run: () => direct.validate(instance) },
-    { id: 'engine', name: 'engine.validate(fingerprint, {}) [async]', async: true, run: () => engine.validate(fingerprint, instance) },
+    { id: 'engine', name: 'engine.validate(fingerprint, {})', run: () => engine.validate(fingerprint, instance) },
     { id: 'tool', name: 'engine.validateArguments(tool fingerprint, {})', run: () => engine.validateArguments(toolFingerprint, instance) },
   ];
 }

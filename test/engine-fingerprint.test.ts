@@ -228,7 +228,7 @@ describe('fingerprints written in one pass', () => {
           expected,
         );
         if (expected !== noForm) assert.equal(await fingerprint(value), referenceFingerprint(value));
-        else await assert.rejects(fingerprint(value));
+        else assert.throws(() => fingerprint(value));
       }),
       { numRuns: 400 },
     );
@@ -238,7 +238,7 @@ describe('fingerprints written in one pass', () => {
     await fc.assert(
       fc.asyncProperty(toolArb, async (tool) => {
         assert.equal(
-          await toolFingerprint(tool).catch(() => noForm),
+          outcome(() => toolFingerprint(tool)),
           outcome(() => referenceToolFingerprint(tool)),
         );
       }),

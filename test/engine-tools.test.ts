@@ -178,9 +178,9 @@ describe('compileTools verdicts', () => {
     assert.equal(verdict?.input?.ok === false && verdict.input.code, 'invalid_tool');
   });
 
-  it('throws INVALID_ARGUMENT when the tool list is not an array', async () => {
-    await assert.rejects(
-      async () => createEngine().compileTools({ tools: [] } as unknown as unknown[]),
+  it('throws INVALID_ARGUMENT when the tool list is not an array', () => {
+    assert.throws(
+      () => createEngine().compileTools({ tools: [] } as unknown as unknown[]),
       (error: unknown) => (error as { code?: unknown }).code === 'INVALID_ARGUMENT',
     );
   });

@@ -5,8 +5,7 @@ import { createEngine } from '../engine/core/index.ts';
 import { resolvePolicy } from '../engine/policy/index.ts';
 import type { Policy } from '../protocol/policy.ts';
 import type { Validator } from './create-validator.ts';
-import { createInlineService } from './inline-service.ts';
-import { ValidatorError } from './validator-error.ts';
+import { toValidatorErrorCode, ValidatorError } from './validator-error.ts';
 
 export interface InlineValidatorOptions {
   readonly policy?: Partial<Policy>;
@@ -16,7 +15,8 @@ export interface InlineValidatorOptions {
 
 /**
  * A `Validator` in this thread (`mode: 'inline'`), for hosts that cannot spawn workers and for tests. Same answers
- * as worker mode; only the static bounds protect it, there is no time budget.
+ * as worker mode; only the static bounds protect it, there is no time budget. The engine answers synchronously:
+ * here its answers become the `ValidatorService`'s promises and its `EngineError`s `ValidatorError`s.
  */
 export function createInlineValidator(options: InlineValidatorOptions = {}): Validator {
   const policy = resolvePolicy({
@@ -24,22 +24,32 @@ export function createInlineValidator(options: InlineValidatorOptions = {}): Val
     ...(options.timeBudgetMs !== undefined ? { timeBudgetMs: options.timeBudgetMs } : {}),
   });
   let closed = false;
-  const service = createInlineService(createEngine({ policy }));
-  const open =
-    <A extends unknown[], R>(method: (...args: A) => Promise<R>) =>
-    (...args: A): Promise<R> =>
-      closed ? Promise.reject(new ValidatorError('CLOSED', 'the validator is closed')) : method(...args);
+  const engine = createEngine({ policy });
+  const answer = <T>(work: () => T): Promise<T> => {
+    if (closed) return Promise.reject(new ValidatorError('CLOSED', 'the validator is closed'));
+    try {
+      return Promise.resolve(work());
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code;
+      if (typeof code !== 'string') return Promise.reject(error);
+      return Promise.reject(new ValidatorError(toValidatorErrorCode(code), error instanceof Error ? error.message : String(error)));
+    }
+  };
   return {
     mode: 'inline',
     policy,
-    compileTools: open(service.compileTools),
-    compile: open(service.compile),
-    validateArguments: open(service.validateArguments),
-    validateStructured: open(service.validateStructured),
-    validateElicitation: open(service.validateElicitation),
-    validate: open(service.validate),
-    validateJson: open(service.validateJson),
-    stats: open(service.stats),
+    compileTools: (tools) => answer(() => engine.compileTools(tools)),
+    compile: (schema) =>
+      answer(() => {
+        const { fingerprint, result } = engine.compile(schema);
+        return { fingerprint, refusal: result.ok ? null : result.refusal, warnings: result.ok ? result.schema.warnings : [] };
+      }),
+    validateArguments: (fingerprint, args) => answer(() => engine.validateArguments(fingerprint, args)),
+    validateStructured: (fingerprint, content) => answer(() => engine.validateStructured(fingerprint, content)),
+    validateElicitation: (schema, content) => answer(() => engine.validateElicitation(schema, content)),
+    validate: (schema, instance) => answer(() => engine.validate(schema, instance)),
+    validateJson: (schema, text) => answer(() => engine.validateJson(schema, text)),
+    stats: () => answer(() => engine.stats()),
     close: async () => {
       closed = true;
     },

@@ -1,7 +1,5 @@
-import { type CompileResult, compileSchema, createLruCache } from '../engine/core/index.ts';
+import { createEngine } from '../engine/core/index.ts';
 import { formatIssues } from '../engine/issues/index.ts';
-import { canonicalJson } from '../engine/json/index.ts';
-import { resolvePolicy } from '../engine/policy/index.ts';
 import type { Policy } from '../protocol/policy.ts';
 
 /**
@@ -29,27 +27,18 @@ export interface SchemavalProviderOptions {
 
 /**
  * The engine in-thread behind the MCP SDK's synchronous `jsonSchemaValidator` hook: a drop-in for its ajv and
- * cfworker providers with schemaval's policy and messages. Compiled schemas (and refusals) are cached by their
- * canonical JSON, the fingerprint's own preimage (SHA-256 itself is asynchronous in WebCrypto). A refused schema
- * yields a validator that rejects everything with the refusal, so nothing passes unchecked.
+ * cfworker providers with schemaval's policy and messages. The engine is synchronous, so its own cache (by
+ * fingerprint, bounded in entries and bytes) serves the hook as it is. A refused schema yields a validator that
+ * rejects everything with the refusal, so nothing passes unchecked.
  */
 export function schemavalProvider(options: SchemavalProviderOptions = {}): SchemavalJsonSchemaValidator {
-  const policy = resolvePolicy(options.policy);
-  const cache = createLruCache<string, CompileResult>(options.cacheSize ?? 4096);
+  const engine = createEngine({
+    ...(options.policy !== undefined ? { policy: options.policy } : {}),
+    cacheSize: options.cacheSize ?? 4096,
+  });
   return {
     getValidator<T>(schema: object): JsonSchemaValidator<T> {
-      let key: string | undefined;
-      try {
-        key = canonicalJson(schema);
-      } catch {
-        key = undefined; // no canonical form: compiled without caching (and refused by the policy anyway)
-      }
-      let result = key === undefined ? undefined : cache.get(key);
-      if (result === undefined) {
-        result = compileSchema(schema, { policy });
-        if (key !== undefined) cache.set(key, result);
-      }
-      const compiled = result;
+      const compiled = engine.compile(schema).result;
       return (input: unknown) => {
         if (!compiled.ok) {
           return { valid: false, data: undefined, errorMessage: `schema refused (${compiled.refusal.code}): ${compiled.refusal.message}` };

@@ -2,7 +2,7 @@ import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.j
 import type { CallToolRequest, CallToolResult, ListToolsRequest, ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { engineVersion } from '../engine/index.ts';
 import { formatIssues } from '../engine/issues/index.ts';
-import { toolFingerprint } from '../engine/json/index.ts';
+import { toolFingerprintIfAny } from '../engine/json/index.ts';
 import { policyHash, resolvePolicy } from '../engine/policy/index.ts';
 import { toolListRefusals, toolRefusal } from '../engine/tools/index.ts';
 import { refusedToolMessage, unknownToolMessage } from '../mcp/call-messages.ts';
@@ -189,7 +189,7 @@ export function withSchemaValidation<C extends McpClientLike>(client: C, options
     // definitions too. Whatever is not refused here is an object with a string name and an object inputSchema.
     const forced = toolListRefusals(tools, counts, revision());
     const judged = (i: number): boolean => forced[i] === undefined;
-    const prints = await Promise.all(tools.map((tool, i) => (judged(i) ? toolFingerprint(tool as Tool).catch(() => '') : '')));
+    const prints = tools.map((tool, i) => (judged(i) ? (toolFingerprintIfAny(tool as Tool) ?? '') : ''));
     const cached = await Promise.all(prints.map((print) => (print === '' ? undefined : cache.get(keyPrefix + print))));
     const fresh = tools.filter((_, i) => judged(i) && cached[i] === undefined) as Tool[];
     const compiled = fresh.length > 0 ? await validator.compileTools(fresh) : [];

@@ -87,7 +87,7 @@ export function createWorkerService(client: WorkerClient, options: WorkerService
         (verdicts) => (verdicts as ToolVerdict[])[0] as ToolVerdict,
         async (error: unknown) => {
           if (!timedOut) throw error;
-          const print = await toolFingerprint(tool as { name: unknown }).catch(() => '');
+          const print = orEmpty(() => toolFingerprint(tool as { name: unknown }));
           tooSlow.compileTimedOut(print);
           slowToolNames.add((tool as { name: string }).name);
           return slowVerdict(tool as NamedTool, print, tooSlow.refusal(print));
@@ -104,7 +104,7 @@ export function createWorkerService(client: WorkerClient, options: WorkerService
       })) as CompiledSchemaInfo;
     } catch (error) {
       if (!timedOut) throw error;
-      const print = await fingerprint(schema).catch(() => '');
+      const print = orEmpty(() => fingerprint(schema));
       tooSlow.compileTimedOut(print);
       tooSlow.compileTimedOut(schema);
       return { fingerprint: print, refusal: tooSlow.refusal(schema) ?? null, warnings: [] };
@@ -113,7 +113,7 @@ export function createWorkerService(client: WorkerClient, options: WorkerService
 
   /** The verdict a tool refused for a slow compile had, without asking the worker again; undefined otherwise. */
   const knownSlow = async (tool: NamedTool): Promise<ToolVerdict | undefined> => {
-    const print = await toolFingerprint(tool).catch(() => '');
+    const print = orEmpty(() => toolFingerprint(tool));
     const refusal = tooSlow.refusal(print);
     return refusal === undefined ? undefined : slowVerdict(tool, print, refusal);
   };
@@ -237,4 +237,13 @@ function refusedAnswer(request: WorkerRequest, refusal: Refusal): unknown {
 
 function validationRequest(op: 'validate' | 'validateJson', schema: SchemaOrFingerprint, payload: unknown): WorkerRequest {
   return op === 'validate' ? { op, schema, instance: payload } : { op, schema, text: payload as string };
+}
+
+/** A fingerprint, or `''` for a value with no canonical form (the engine's convention for "none"). */
+function orEmpty(print: () => string): string {
+  try {
+    return print();
+  } catch {
+    return '';
+  }
 }

@@ -6,9 +6,9 @@ import { runRequest } from './run-request.ts';
 
 /**
  * Delivers every message arriving on the lane to `onMessage`, which answers whether the worker is idle after it
- * (no batch waits on an asynchronous answer). `postedAt` reads when the host posted its last batch (µs since the
- * epoch), where shared memory carries it. The entry supplies the platform's way: Node's `port.on('message')` hands
- * over the data directly; the browser default sets `onmessage`.
+ * (always, now that every batch is answered before `onMessage` returns; spin-lane.ts still asks). `postedAt` reads
+ * when the host posted its last batch (µs since the epoch), where shared memory carries it. The entry supplies the
+ * platform's way: Node's `port.on('message')` hands over the data directly; the browser default sets `onmessage`.
  */
 export type ListenLane = (lane: LanePort, onMessage: (data: unknown) => boolean, postedAt: () => number | undefined) => void;
 
@@ -17,51 +17,27 @@ const listenWeb: ListenLane = (lane, onMessage) => {
 };
 
 /**
- * A batch to run: from the lane (answered on it) or from a Comlink `run` call (answered through `resolve`). Plain
- * data, no closures per batch: code loaded through tsx pays a `__name()` for each closure it creates.
- */
-type Job =
-  | { readonly firstSeq: number; readonly lane: LaneBatch; readonly requests?: undefined; readonly resolve?: undefined }
-  | {
-      readonly firstSeq: number;
-      readonly lane?: undefined;
-      readonly requests: readonly WorkerRequest[];
-      readonly resolve: (responses: WorkerResponse[]) => void;
-    };
-
-const sizeOf = (job: Job): number => (job.lane === undefined ? job.requests.length : batchSize(job.lane));
-const requestOf = (job: Job, index: number): WorkerRequest =>
-  job.lane === undefined ? (job.requests[index] as WorkerRequest) : getRequest(job.lane, index);
-
-/**
  * The engine as the worker exposes it: batches of requests, answered as data, each finished request's sequence
  * number reported so the host can tell which request overran its time budget — stored in shared memory when the
  * host provided some, otherwise posted on the lane (but for a batch's last request, which its reply reports).
- * Batches run strictly one after another, so the numbers map onto the host's send order; requests the engine
- * answers synchronously run without an `await` each.
+ * The engine is synchronous, so a batch runs to its end before the next message is read: the numbers map onto the
+ * host's send order without a queue.
  */
 export function createWorkerApi(options: EngineOptions = {}, listen: ListenLane = listenWeb): WorkerApi {
   let engine: Engine = createEngine(options);
   let lane: LanePort | undefined;
   let shared: Int32Array | undefined;
 
-  const failure = (error: unknown): WorkerResponse => {
-    const code = (error as { code?: unknown } | null)?.code;
-    return {
-      ok: false,
-      code: typeof code === 'string' ? code : 'INTERNAL',
-      message: error instanceof Error ? error.message : String(error),
-    };
-  };
-
-  /** A response, or a promise of one for the requests the engine answers asynchronously (never rejects). */
-  const attempt = (request: WorkerRequest): WorkerResponse | Promise<WorkerResponse> => {
+  const attempt = (request: WorkerRequest): WorkerResponse => {
     try {
-      const value = runRequest(engine, request);
-      if (value instanceof Promise) return value.then((settled): WorkerResponse => ({ ok: true, value: settled }), failure);
-      return { ok: true, value };
+      return { ok: true, value: runRequest(engine, request) };
     } catch (error) {
-      return failure(error);
+      const code = (error as { code?: unknown } | null)?.code;
+      return {
+        ok: false,
+        code: typeof code === 'string' ? code : 'INTERNAL',
+        message: error instanceof Error ? error.message : String(error),
+      };
     }
   };
 
@@ -78,61 +54,19 @@ export function createWorkerApi(options: EngineOptions = {}, listen: ListenLane 
     if (shared !== undefined && shared.length > 1) Atomics.store(shared, 1, seq | 0);
   };
 
-  /** Runs a batch synchronously as far as it can; the rest (from the first asynchronous answer on) as a promise. */
-  const runBatch = (job: Job): WorkerResponse[] | Promise<WorkerResponse[]> => {
+  /**
+   * Runs a batch from the lane (`batch`) or a `run` call (`requests`), numbered from `firstSeq`. No closure per
+   * batch: code loaded through tsx pays a `__name()` for each closure it creates.
+   */
+  const runBatch = (firstSeq: number, batch: LaneBatch | undefined, requests?: readonly WorkerRequest[]): WorkerResponse[] => {
     const responses: WorkerResponse[] = [];
-    const last = sizeOf(job) - 1;
+    const last = (batch === undefined ? (requests as readonly WorkerRequest[]).length : batchSize(batch)) - 1;
     for (let i = 0; i <= last; i++) {
-      started(job.firstSeq + i);
-      const response = attempt(requestOf(job, i));
-      if (response instanceof Promise) return finishBatch(job, responses, response);
-      responses.push(response);
-      finished(job.firstSeq + i, i === last);
+      started(firstSeq + i);
+      responses.push(attempt(batch === undefined ? ((requests as readonly WorkerRequest[])[i] as WorkerRequest) : getRequest(batch, i)));
+      finished(firstSeq + i, i === last);
     }
     return responses;
-  };
-
-  const finishBatch = async (job: Job, responses: WorkerResponse[], pending: Promise<WorkerResponse>): Promise<WorkerResponse[]> => {
-    const last = sizeOf(job) - 1;
-    responses.push(await pending);
-    finished(job.firstSeq + responses.length - 1, responses.length - 1 === last);
-    for (let i = responses.length; i <= last; i++) {
-      started(job.firstSeq + i);
-      const response = attempt(requestOf(job, i));
-      responses.push(response instanceof Promise ? await response : response);
-      finished(job.firstSeq + i, i === last);
-    }
-    return responses;
-  };
-
-  // Batches wait here while one runs asynchronously (lane messages and Comlink `run` calls alike).
-  const waiting: Job[] = [];
-  let running = false;
-  const submit = (job: Job): void => {
-    waiting.push(job);
-    if (running) return;
-    running = true;
-    drain();
-  };
-  const drain = (): void => {
-    for (let job = waiting.shift(); job !== undefined; job = waiting.shift()) {
-      const result = runBatch(job);
-      if (result instanceof Promise) {
-        const settled = job;
-        void result.then((responses) => {
-          done(settled, responses);
-          drain();
-        });
-        return;
-      }
-      done(job, result);
-    }
-    running = false;
-  };
-
-  const done = (job: Job, responses: WorkerResponse[]): void => {
-    if (job.resolve !== undefined) job.resolve(responses);
-    else reply(job.firstSeq, responses, job.lane);
   };
 
   const reply = (firstSeq: number, responses: WorkerResponse[], batch: LaneBatch): void => {
@@ -164,14 +98,16 @@ export function createWorkerApi(options: EngineOptions = {}, listen: ListenLane 
       listen(
         port,
         (data) => {
-          submit({ firstSeq: (data as LaneBatch)[0] as number, lane: data as LaneBatch });
-          return !running;
+          const batch = data as LaneBatch;
+          const firstSeq = batch[0] as number;
+          reply(firstSeq, runBatch(firstSeq, batch), batch);
+          return true;
         },
         postedAt,
       );
     },
-    run(requests, firstSeq) {
-      return new Promise((resolve) => submit({ firstSeq, requests, resolve }));
+    async run(requests, firstSeq) {
+      return runBatch(firstSeq, undefined, requests);
     },
   };
 }

@@ -6,23 +6,16 @@ import type { WorkerOperation, WorkerRequest } from '../protocol/validator-servi
 /** Generous: the engine applies the policy's own bounds after decoding. */
 const decodeLimits = { maxBytes: 256 * 1024 * 1024, maxDepth: 10_000 };
 
-/**
- * Carries out one request on the engine. Validation outcomes are values; operational failures throw (or reject).
- * Operations the engine answers synchronously — by fingerprint, `stats`, `echo` — answer with the value itself, so
- * a batch of them runs without an `await` per request; only compiling (and what compiles first) answers with a
- * promise.
- */
+/** Carries out one request on the (synchronous) engine. Validation outcomes are values; operational failures throw. */
 export function runRequest(engine: Engine, wire: WorkerRequest): unknown {
   const request = decode(wire);
   switch (request.op) {
     case 'compileTools':
       return engine.compileTools(request.tools);
-    case 'compile':
-      return engine.compile(request.schema).then(({ fingerprint, result }) => ({
-        fingerprint,
-        refusal: result.ok ? null : result.refusal,
-        warnings: result.ok ? result.schema.warnings : [],
-      }));
+    case 'compile': {
+      const { fingerprint, result } = engine.compile(request.schema);
+      return { fingerprint, refusal: result.ok ? null : result.refusal, warnings: result.ok ? result.schema.warnings : [] };
+    }
     case 'validateArguments':
       return engine.validateArguments(request.fingerprint, request.instance);
     case 'validateStructured':
@@ -36,7 +29,7 @@ export function runRequest(engine: Engine, wire: WorkerRequest): unknown {
       return compileThen(engine, request.schema, (ref) => engine.validate(ref, request.instance));
     case 'validateJson':
       if (typeof request.schema === 'string')
-        return engine.validateJson(request.schema, request.text).then((outcome) => ({ fingerprint: request.schema, outcome }));
+        return { fingerprint: request.schema, outcome: engine.validateJson(request.schema, request.text) };
       return compileThen(engine, request.schema, (ref) => engine.validateJson(ref, request.text));
     case 'stats':
       return engine.stats();
@@ -46,14 +39,14 @@ export function runRequest(engine: Engine, wire: WorkerRequest): unknown {
 }
 
 /** Compiles a schema object (a cache hit after the first time), then validates by its fingerprint. */
-async function compileThen(
+function compileThen(
   engine: Engine,
   schema: object | boolean,
-  validate: (ref: string | object | boolean) => Promise<unknown>,
-): Promise<{ fingerprint: string; outcome: unknown }> {
-  const { fingerprint } = await engine.compile(schema);
+  validate: (ref: string | object | boolean) => unknown,
+): { fingerprint: string; outcome: unknown } {
+  const { fingerprint } = engine.compile(schema);
   // No fingerprint (no canonical form): validate the object itself, which compiles it uncached.
-  return { fingerprint, outcome: await validate(fingerprint === '' ? schema : fingerprint) };
+  return { fingerprint, outcome: validate(fingerprint === '' ? schema : fingerprint) };
 }
 
 /** Parses the fields the host sent as lossless JSON text (see host/encode-request.ts). */

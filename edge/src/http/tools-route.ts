@@ -12,7 +12,7 @@ export function toolsRoute(engine: Engine, maxBodyBytes: number): (c: Context) =
     if (list === undefined) {
       return errorResponse(c, 400, 'bad_request', 'body must be a tools/list result {"tools":[...]} or an array of tools');
     }
-    return c.json({ tools: await engine.compileTools(list) }, 200);
+    return c.json({ tools: engine.compileTools(list) }, 200);
   };
 }
 

@@ -5,18 +5,18 @@ import type { ValidationOutcome } from '../../../src/protocol/index.ts';
  * Validates an instance against a schema *value*. A string is judged as a schema (and refused), never looked up as a
  * fingerprint: this isolate's cache is not something a caller at the edge can rely on or should probe.
  */
-export async function validateAgainst(engine: Engine, schema: unknown, instance: unknown): Promise<ValidationOutcome> {
+export function validateAgainst(engine: Engine, schema: unknown, instance: unknown): ValidationOutcome {
   if (typeof schema === 'string') {
-    const { result } = await engine.compile(schema);
+    const { result } = engine.compile(schema);
     if (!result.ok) return { refused: result.refusal };
   }
   return engine.validate(schema as object | boolean, instance);
 }
 
 /** The same, with the instance as JSON text parsed losslessly (what structured-clone RPC cannot carry exactly). */
-export async function validateJsonAgainst(engine: Engine, schema: unknown, text: string): Promise<ValidationOutcome> {
+export function validateJsonAgainst(engine: Engine, schema: unknown, text: string): ValidationOutcome {
   if (typeof schema === 'string') {
-    const { result } = await engine.compile(schema);
+    const { result } = engine.compile(schema);
     if (!result.ok) return { refused: result.refusal };
   }
   return engine.validateJson(schema as object | boolean, text);

@@ -43,7 +43,7 @@ export function validateBody<T = unknown>(
     // Here the body is the instance, so one too deep to parse is the client's fault (400), not a refused schema.
     if (!body.ok && body.code === 'too_deep') return errorResponse(c, 400, 'bad_request', body.message);
     if (!body.ok) return errorResponse(c, body.status, body.code, body.message);
-    const outcome = await validateAgainst(engine, schema, body.value);
+    const outcome = validateAgainst(engine, schema, body.value);
     if ('refused' in outcome) return errorResponse(c, 422, outcome.refused.code, outcome.refused.message);
     if (!outcome.valid) {
       const first = outcome.issues[0];

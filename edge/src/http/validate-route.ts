@@ -21,7 +21,7 @@ export function validateRoute(engine: Engine, maxBodyBytes: number): (c: Context
       return errorResponse(c, 400, 'bad_request', 'body must be a JSON object {"schema":S,"instance":I}');
     }
     const { schema, instance } = value as { schema: unknown; instance: unknown };
-    const outcome = await validateAgainst(engine, schema, instance);
+    const outcome = validateAgainst(engine, schema, instance);
     if ('refused' in outcome) return errorResponse(c, 422, outcome.refused.code, outcome.refused.message);
     return c.json(outcome, 200);
   };

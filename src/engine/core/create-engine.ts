@@ -31,23 +31,26 @@ export interface EngineOptions {
 /** A schema, or the fingerprint of one compiled earlier. */
 export type SchemaRef = string | object | boolean;
 
-/** The engine with its caches: compile once per fingerprint, validate many. */
+/**
+ * The engine with its caches: compile once per fingerprint, validate many. Synchronous throughout (nothing in it
+ * waits); operational failures throw an `EngineError`. Promises begin at the isolate boundary (`ValidatorService`).
+ */
 export interface Engine {
   readonly policy: Policy;
   readonly adapterId: string;
   /** Compiles a schema, or finds it (or its refusal) in the cache. */
-  compile(schema: unknown, formats?: FormatMode): Promise<{ readonly fingerprint: string; readonly result: CompileResult }>;
+  compile(schema: unknown, formats?: FormatMode): { readonly fingerprint: string; readonly result: CompileResult };
   /** Verdicts for a `tools/list` result's tools; keeps the compiled tools for the calls below. */
-  compileTools(tools: readonly unknown[]): Promise<ToolVerdict[]>;
-  validate(schema: SchemaRef, instance: unknown): Promise<ValidationOutcome>;
-  /** `validate` against a schema compiled earlier, named by its fingerprint: synchronous (a cache lookup). */
+  compileTools(tools: readonly unknown[]): ToolVerdict[];
+  validate(schema: SchemaRef, instance: unknown): ValidationOutcome;
+  /** `validate` against a schema compiled earlier, named by its fingerprint (a cache lookup, never a compile). */
   validateCompiled(fingerprint: string, instance: unknown): ValidationOutcome;
   /** Parses the instance losslessly first, so integers past 2^53 stay exact. */
-  validateJson(schema: SchemaRef, text: string): Promise<ValidationOutcome>;
+  validateJson(schema: SchemaRef, text: string): ValidationOutcome;
   validateArguments(toolFingerprint: string, args: unknown): ValidationOutcome;
   validateStructured(toolFingerprint: string, structuredContent: unknown): ValidationOutcome;
   /** Elicitation answers: the four form formats are asserted. */
-  validateElicitation(requestedSchema: unknown, content: unknown): Promise<ValidationOutcome>;
+  validateElicitation(requestedSchema: unknown, content: unknown): ValidationOutcome;
   stats(): EngineStats;
 }
 
@@ -99,7 +102,6 @@ export function createEngine(options: EngineOptions = {}): Engine {
     const print = text === undefined ? undefined : hashText(text);
     return { fingerprint: print ?? '', result: compileByFingerprint(schema, print, formats) };
   };
-  const compile: Engine['compile'] = async (schema, formats = 'annotate') => compileNow(schema, formats);
 
   const compiled = (print: string, formats: FormatMode): CompileResult => {
     const cached = schemas.get(cacheKey(print, formats));
@@ -170,8 +172,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
   return {
     policy,
     adapterId: adapter.id,
-    compile,
-    async compileTools(list) {
+    compile: (schema, formats = 'annotate') => compileNow(schema, formats),
+    compileTools(list) {
       if (!Array.isArray(list)) throw new EngineError('INVALID_ARGUMENT', 'compileTools wants an array of tools');
       // The list's own verdicts first (malformed names, duplicates): such an entry is never compiled or cached.
       const forced = toolListRefusals(list);
@@ -179,13 +181,13 @@ export function createEngine(options: EngineOptions = {}): Engine {
       const prints = new Map<string, string>();
       return list.map((entry, i) => forced[i] ?? compileTool(entry, i, prints));
     },
-    async validate(schema, instance) {
+    validate(schema, instance) {
       return run(resolve(schema, 'annotate'), instance);
     },
     validateCompiled(print, instance) {
       return run(compiled(print, 'annotate'), instance);
     },
-    async validateJson(schema, text) {
+    validateJson(schema, text) {
       const result = resolve(schema, 'annotate');
       const parsed = parseJson(text, instanceLimits);
       if (!parsed.ok) {
@@ -205,7 +207,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       const found = tool(print);
       return run(refusalOf(found) ?? found.output, structuredContent);
     },
-    async validateElicitation(requestedSchema, content) {
+    validateElicitation(requestedSchema, content) {
       // Fail closed: a key the form never asked for is an issue of its own, never forwarded (docs/policy.md).
       const { asked, unasked } = splitElicitationAnswer(requestedSchema, content);
       return answerOutcome(run(compileNow(requestedSchema, 'assert-form').result, asked), unasked, policy.maxIssues);

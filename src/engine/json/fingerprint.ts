@@ -7,9 +7,10 @@ export { canonicalJson } from './canonical-json.ts';
 /**
  * Lowercase hex SHA-256 of the RFC 8785 canonical JSON of a value (docs/architecture.md#fingerprints-and-caches).
  * Numbers a double cannot hold keep their exact digits, so two schemas that differ only there get different
- * fingerprints. Asynchronous for its callers' sake only: the hash is @noble/hashes' synchronous SHA-256.
+ * fingerprints. Synchronous: the hash is @noble/hashes' SHA-256. Throws a `TypeError` for a value with no
+ * canonical form (a lone surrogate).
  */
-export async function fingerprint(value: unknown): Promise<string> {
+export function fingerprint(value: unknown): string {
   return hashText(canonicalJson(value));
 }
 
@@ -22,14 +23,14 @@ interface FingerprintedTool {
 
 /**
  * The fingerprint of a tool: of `{ name, inputSchema, outputSchema }`, leaving out a schema it does not have.
- * Rejects (a `TypeError`) for a tool with no canonical form, such as a name with a lone surrogate: never an
+ * Throws (a `TypeError`) for a tool with no canonical form, such as a name with a lone surrogate: never an
  * empty or made-up fingerprint, which two different tools could share.
  */
-export async function toolFingerprint(tool: FingerprintedTool): Promise<string> {
+export function toolFingerprint(tool: FingerprintedTool): string {
   return hashTool(tool);
 }
 
-/** `toolFingerprint` in the same tick, or undefined for a tool with no canonical form. */
+/** `toolFingerprint`, or undefined for a tool with no canonical form. */
 export function toolFingerprintIfAny(tool: FingerprintedTool): string | undefined {
   try {
     return hashTool(tool);
