@@ -1,3 +1,4 @@
+import { createLruCache } from '../engine/core/index.ts';
 import { fingerprint, toolFingerprint } from '../engine/json/index.ts';
 import type { EngineStats, ValidationOutcome } from '../protocol/outcome.ts';
 import type { Refusal } from '../protocol/refusal.ts';
@@ -28,16 +29,13 @@ export interface WorkerServiceOptions {
 export function createWorkerService(client: WorkerClient, options: WorkerServiceOptions): ValidatorService {
   const capacity = options.capacity ?? 4096;
   const tooSlow = createTooSlowRegistry(options.timeBudgetMs, options.compileBudgetMs);
-  const sources = new Map<string, Source>();
+  const sources = createLruCache<string, Source>(capacity);
   const fingerprintOf = new WeakMap<object, string>();
   /** Names of tools refused for a slow compile, so a page only hashes the tools that share such a name. */
   const slowToolNames = new Set<string>();
 
   const remember = (fingerprint: string, source: Source): void => {
-    if (fingerprint === '') return;
-    sources.delete(fingerprint);
-    sources.set(fingerprint, source);
-    if (sources.size > capacity) sources.delete(sources.keys().next().value as string);
+    if (fingerprint !== '') sources.set(fingerprint, source);
   };
 
   /** Sends a validation that names a fingerprint; re-teaches the worker once if it has forgotten it. */
@@ -50,7 +48,7 @@ export function createWorkerService(client: WorkerClient, options: WorkerService
         return answer;
       },
       (error: unknown) => {
-        const source = sources.get(fingerprint);
+        const source = sources.peek(fingerprint);
         if ((error as ValidatorError).code !== 'UNKNOWN_FINGERPRINT' || source === undefined) throw error;
         const teach: Promise<unknown> =
           source.kind === 'tool' ? compileTool(source.tool) : compileSchema(source.schema, { op: 'compile', schema: source.schema });

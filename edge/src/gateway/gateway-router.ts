@@ -1,3 +1,4 @@
+import { createLruCache } from '../../../src/engine/core/index.ts';
 import { drainBody } from '../http/read-limited-text.ts';
 import { gatewayError } from '../rpc/gateway-error.ts';
 import { type AllowedUpstream, chooseUpstream } from '../upstream/upstream-allow-list.ts';
@@ -24,16 +25,13 @@ export interface GatewayRouterOptions {
  */
 export function createGatewayRouter(options: GatewayRouterOptions): Gateway {
   const maxGateways = options.maxGateways ?? 32;
-  const built = new Map<string, Gateway>();
+  const built = createLruCache<string, Gateway>(maxGateways);
 
   const gatewayOf = (url: string): Gateway => {
     let gateway = built.get(url);
-    if (gateway === undefined) gateway = options.gatewayFor(url);
-    built.delete(url);
-    built.set(url, gateway);
-    for (const oldest of built.keys()) {
-      if (built.size <= maxGateways) break;
-      built.delete(oldest);
+    if (gateway === undefined) {
+      gateway = options.gatewayFor(url);
+      built.set(url, gateway);
     }
     return gateway;
   };

@@ -1,3 +1,4 @@
+import { createLruCache } from '../../../src/engine/core/index.ts';
 import type { ToolVerdict } from '../../../src/protocol/tool.ts';
 import type { ListHints } from './state-types.ts';
 
@@ -183,25 +184,24 @@ export function createMemorySessionStores(options: MemorySessionStoresOptions = 
     bytes: number;
     toolBytes: number;
   }
-  // Map order is recency order: a session is re-inserted when used, and the oldest are evicted first.
-  const sessions = new Map<string, Session>();
+  // A session's bytes change after it is stored, so they are summed here and the bounds applied by `trim`.
   let total = 0;
   let evictions = 0;
+  const sessions = createLruCache<string, Session>(Number.POSITIVE_INFINITY, undefined, {
+    onDrop: (_, dropped) => {
+      total -= dropped.bytes;
+    },
+  });
   const sessionOverhead = 256;
 
-  const drop = (key: string): void => {
-    const session = sessions.get(key);
-    if (session === undefined) return;
-    sessions.delete(key);
-    total -= session.bytes;
-  };
+  /** The key's session, created if need be, as the most recently used. */
   const session = (key: string): Session => {
     let found = sessions.get(key);
     if (found === undefined) {
       found = { tools: new Map(), elicitations: new Map(), bytes: sessionOverhead + textBytes(key), toolBytes: 0 };
       total += found.bytes;
-    } else sessions.delete(key);
-    sessions.set(key, found);
+      sessions.set(key, found);
+    }
     return found;
   };
   const grow = (target: Session, bytes: number): void => {
@@ -209,11 +209,7 @@ export function createMemorySessionStores(options: MemorySessionStoresOptions = 
     total += bytes;
   };
   const evict = (): void => {
-    for (const oldest of sessions.keys()) {
-      if (sessions.size <= maxSessions && total <= maxBytes) break;
-      drop(oldest);
-      evictions++;
-    }
+    evictions += sessions.trim(() => sessions.size > maxSessions || total > maxBytes);
   };
 
   const stores = (key: string): SessionStore => ({
@@ -240,7 +236,7 @@ export function createMemorySessionStores(options: MemorySessionStoresOptions = 
       }
       evict();
     },
-    getTool: async (name) => sessions.get(key)?.tools.get(name)?.tool,
+    getTool: async (name) => sessions.peek(key)?.tools.get(name)?.tool,
     putElicitation: async (id, schema) => {
       const target = session(key);
       const before = target.elicitations.get(id);
@@ -249,7 +245,7 @@ export function createMemorySessionStores(options: MemorySessionStoresOptions = 
       evict();
     },
     takeElicitation: async (id) => {
-      const target = sessions.get(key);
+      const target = sessions.peek(key);
       const schema = target?.elicitations.get(id);
       if (target === undefined || schema === undefined) return undefined;
       target.elicitations.delete(id);
@@ -257,7 +253,7 @@ export function createMemorySessionStores(options: MemorySessionStoresOptions = 
       return schema;
     },
     clear: async () => {
-      drop(key);
+      sessions.delete(key);
     },
   });
   return Object.assign(stores, { stats: () => ({ sessions: sessions.size, bytes: total, evictions }) });

@@ -1,3 +1,4 @@
+import { createLruCache } from '../../../src/engine/core/index.ts';
 import { type ListPage, type StoredTool, storedToolBytes, textBytes } from './session-store.ts';
 import type { ListHints } from './state-types.ts';
 
@@ -81,11 +82,21 @@ export function createToolCache(options: ToolCacheOptions = {}): ToolCache {
   const maxTools = options.maxTools ?? 10_000;
   const maxLists = options.maxLists ?? 10_000;
   const maxBytes = options.maxBytes ?? 8 * 1024 * 1024;
-  // Map order is recency order for both: a tool is re-inserted when used, and the oldest go first.
-  const entries = new Map<string, Entry>();
   const lists = new Map<string, { readonly names: Set<string>; readonly bytes: number }>();
-  let bytes = 0;
+  /** The lists' own bytes; the tools' are the LRU's weight. */
+  let listBytes = 0;
   let evictions = 0;
+  // Tools in recency order, the least recently used first; the bounds count lists too, so `trim` applies them.
+  const entries = createLruCache<string, Entry>(
+    Number.POSITIVE_INFINITY,
+    { maxWeight: Number.POSITIVE_INFINITY, weigh: (entry) => entry.bytes },
+    {
+      onDrop: (_, entry, reason) => {
+        if (reason !== 'replaced') unlist(entry);
+      },
+    },
+  );
+  const bytes = (): number => entries.weight + listBytes;
 
   const listKey = (key: ListKey) => `${key.upstream}\n${key.stateKey}`;
   const entryKey = (list: string, name: string) => `${list}\n${name}`;
@@ -93,21 +104,18 @@ export function createToolCache(options: ToolCacheOptions = {}): ToolCache {
 
   const dropList = (list: string): void => {
     // Dropping a list's last tool drops the list itself (below).
-    for (const name of [...(lists.get(list)?.names ?? [])]) drop(entryKey(list, name));
+    for (const name of [...(lists.get(list)?.names ?? [])]) entries.delete(entryKey(list, name));
   };
-  const drop = (at: string): void => {
-    const entry = entries.get(at);
-    if (entry === undefined) return;
-    entries.delete(at);
-    bytes -= entry.bytes;
+  /** A tool left the cache: its list forgets it. */
+  function unlist(entry: Entry): void {
     const list = lists.get(entry.list);
     list?.names.delete(entry.tool.name);
     // An empty list keeps nothing worth its key.
     if (list !== undefined && list.names.size === 0) {
       lists.delete(entry.list);
-      bytes -= list.bytes;
+      listBytes -= list.bytes;
     }
-  };
+  }
 
   const put = (list: string, tools: readonly StoredTool[]): void => {
     if (tools.length === 0) return;
@@ -116,26 +124,15 @@ export function createToolCache(options: ToolCacheOptions = {}): ToolCache {
       names = new Set();
       const header = listOverhead + textBytes(list);
       lists.set(list, { names, bytes: header });
-      bytes += header;
+      listBytes += header;
     }
     for (const tool of tools) {
       const at = entryKey(list, tool.name);
-      const before = entries.get(at);
-      if (before !== undefined) {
-        entries.delete(at);
-        bytes -= before.bytes;
-      }
-      const entry = { list, tool, bytes: entryOverhead + textBytes(at) + storedToolBytes(tool) };
-      entries.set(at, entry);
+      entries.set(at, { list, tool, bytes: entryOverhead + textBytes(at) + storedToolBytes(tool) });
       names.add(tool.name);
-      bytes += entry.bytes;
     }
     // The least recently used tools go first, whoever's they are; the page just put may lose its own first tools.
-    for (const oldest of entries.keys()) {
-      if (entries.size <= maxTools && lists.size <= maxLists && bytes <= maxBytes) break;
-      drop(oldest);
-      evictions++;
-    }
+    evictions += entries.trim(() => entries.size > maxTools || lists.size > maxLists || bytes() > maxBytes);
   };
 
   return {
@@ -154,11 +151,9 @@ export function createToolCache(options: ToolCacheOptions = {}): ToolCache {
       const entry = entries.get(at);
       if (entry === undefined) return undefined;
       if (expired(entry.tool)) {
-        drop(at);
+        entries.delete(at);
         return undefined;
       }
-      entries.delete(at);
-      entries.set(at, entry);
       return entry.tool;
     },
     adopt(key, tool) {
@@ -169,6 +164,6 @@ export function createToolCache(options: ToolCacheOptions = {}): ToolCache {
       dropList(listKey(key));
     },
     size: () => entries.size,
-    stats: () => ({ tools: entries.size, lists: lists.size, bytes, evictions }),
+    stats: () => ({ tools: entries.size, lists: lists.size, bytes: bytes(), evictions }),
   };
 }
