@@ -1,4 +1,5 @@
 import { RE2JS } from 're2js';
+import { createLruCache } from '../core/lru-cache.ts';
 import { nativePatternCost, type PatternCost, re2PatternCost } from './pattern-program.ts';
 import { maxProgramInstructions, maxRepeat, translatePattern } from './translate-pattern.ts';
 
@@ -35,8 +36,14 @@ interface Entry {
   cached: boolean;
 }
 
-const cache = new Map<string, Entry>();
 let cachedBytes = 0;
+// A DFA's bytes change after its entry is stored, so they are summed here and the bounds applied by `trim`.
+const cache = createLruCache<string, Entry>(Number.POSITIVE_INFINITY, undefined, {
+  onDrop: (_, entry) => {
+    entry.cached = false;
+    cachedBytes -= entry.fixedBytes + entry.dfaBytes;
+  },
+});
 
 /**
  * Compiles a pattern for linear-time matching, cached (bounded by bytes, see `maxCachedBytes`).
@@ -46,12 +53,7 @@ let cachedBytes = 0;
  */
 export function compileLinearPattern(pattern: string): LinearPattern {
   const known = cache.get(pattern);
-  if (known !== undefined) {
-    // Most recently used last, so eviction drops the oldest.
-    cache.delete(pattern);
-    cache.set(pattern, known);
-    return known.compiled;
-  }
+  if (known !== undefined) return known.compiled;
   const entry = compileEntry(pattern, true);
   remember(pattern, entry);
   return entry.compiled;
@@ -59,7 +61,7 @@ export function compileLinearPattern(pattern: string): LinearPattern {
 
 /** The cached matcher of a pattern compiled before, if any (no parsing, no eviction bookkeeping). */
 export function cachedLinearMatcher(pattern: string): LinearMatcher | undefined {
-  const known = cache.get(pattern)?.compiled;
+  const known = cache.peek(pattern)?.compiled;
   return known?.ok ? known.matcher : undefined;
 }
 
@@ -80,7 +82,7 @@ export const unrunnableCharTicks = 1 << 20;
  * A cached pattern answers with its compiled program.
  */
 export function estimatedInstructions(pattern: string): number | undefined {
-  const known = cache.get(pattern)?.compiled;
+  const known = cache.peek(pattern)?.compiled;
   if (known !== undefined) return known.ok ? known.cost.instructions : undefined;
   try {
     new NativeRegExp(pattern, 'u');
@@ -162,12 +164,7 @@ function recount(entry: Entry, dfa: DfaBudget): void {
 
 /** Drops the least recently used entries until the cache is within its bounds (the newest always stays). */
 function evict(): void {
-  for (const [oldest, entry] of cache) {
-    if (cache.size <= 1 || (cache.size <= maxEntries && cachedBytes <= maxCachedBytes)) break;
-    cache.delete(oldest);
-    entry.cached = false;
-    cachedBytes -= entry.fixedBytes + entry.dfaBytes;
-  }
+  cache.trim(() => cache.size > 1 && (cache.size > maxEntries || cachedBytes > maxCachedBytes));
 }
 
 /** Names the construct from re2js's message (its syntax errors quote the offending part). */
