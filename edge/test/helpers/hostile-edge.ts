@@ -20,7 +20,8 @@ export interface HostileEdge {
 }
 
 /**
- * Starts the list upstream (per token: `patterns`, `bulky`, `tiny` 10,000 tools, `long` names, and `extra`) and
+ * Starts the list upstream (per token: `patterns`, `bulky`, `medium` (16 × 233 KB: a list the caches keep), `tiny`
+ * 10,000 tools, `long` names, and `extra`) and
  * `wrangler dev` pointed at it, with a 10 s upstream timeout so a slow list is measured rather than cut off.
  */
 export async function startHostileEdge(extra: UpstreamLists = {}): Promise<HostileEdge> {
@@ -29,6 +30,8 @@ export async function startHostileEdge(extra: UpstreamLists = {}): Promise<Hosti
     bulky: bulkyTools(),
     tiny: tinyTools(10_000),
     long: longNameTools(),
+    // Under the upstream's 4 MiB and a state key's 8 MiB: accepted and cached, so forged sessions fill the caches.
+    medium: bulkyTools(16, 233 * 1024, 'medium'),
     default: [{ name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }],
     ...extra,
   });

@@ -1,0 +1,93 @@
+// One full round of issue #17's hostile shapes against an edge started by `startHostileEdge`, every request sent
+// once and its answer read, nothing asserted: what edge/test/wrangler-bounds.test.ts repeats to see whether memory
+// keeps growing round after round. `round` names the forged session ids, so every round opens new state keys (new
+// Durable Objects), as an attacker would.
+import {
+  bigPrograms,
+  distinctPointerBody,
+  longPointerBody,
+  multiplierBodies,
+  patternArgument,
+  patternBodies,
+} from '../../../test/fixtures/hostile-bounds.ts';
+
+let rpcId = 1_000_000;
+
+/**
+ * Forged sessions that each call an unknown tool of the `medium` upstream, so the gateway lists its 16 × 233 KB
+ * tools (3.7 MB: under every bound, so kept) itself: 75 MB of definitions in all, ten times the tool cache's 8 MiB,
+ * so the caches end at their caps. The gateway's own listing, not the client's: no 3.7 MB answer goes back through
+ * wrangler's dev proxy, which spends ~0.5 s of CPU relaying one.
+ */
+export const fillerSessions = 20;
+
+/** Fills the isolate's caches to their caps (see `fillerSessions`); returns how many requests were answered. */
+export async function fillCaches(url: string, round: string): Promise<number> {
+  for (let i = 0; i < fillerSessions; i++)
+    await mcp(url, 'medium', { method: 'tools/call', params: { name: 'nowhere', arguments: {} } }, `forged-fill-${round}-${i}`);
+  return fillerSessions;
+}
+
+async function post(url: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<number> {
+  const response = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(20_000),
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+function mcp(url: string, token: string, message: { method: string; params?: unknown }, session?: string): Promise<number> {
+  return post(
+    url,
+    '/mcp',
+    { jsonrpc: '2.0', id: rpcId++, ...message },
+    {
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+      authorization: `Bearer ${token}`,
+      ...(session === undefined ? {} : { 'mcp-session-id': session }),
+    },
+  );
+}
+
+/**
+ * The shapes of every test of wrangler-bounds.test.ts, in its order, then `fillCaches`; returns how many requests
+ * were answered.
+ */
+export async function hostileRound(url: string, round: string): Promise<number> {
+  let sent = 0;
+  const validate = async (input: { schema: unknown; instance: unknown }) => {
+    await post(url, '/v1/validate', { schema: input.schema, instance: input.instance });
+    sent++;
+  };
+  for (const input of patternBodies()) await validate(input);
+  for (const key of Object.keys(bigPrograms) as (keyof typeof bigPrograms)[]) {
+    await mcp(url, 'patterns', { method: 'tools/list' });
+    await mcp(url, 'patterns', {
+      method: 'tools/call',
+      params: { name: `pattern-${key}`, arguments: { text: patternArgument(key).text } },
+    });
+    sent += 2;
+  }
+  await validate(longPointerBody());
+  for (let seed = 0; seed < 40; seed++) await validate(distinctPointerBody(seed));
+  for (let i = 0; i < 40; i++) {
+    await mcp(url, 'bulky', { method: 'tools/list' }, `forged-${round}-${i}-${'f'.repeat(16)}`);
+    sent++;
+  }
+  for (let i = 0; i < 10; i++) {
+    await mcp(url, 'bulky', { method: 'tools/call', params: { name: 'nowhere', arguments: {} } }, `forged-call-${round}-${i}`);
+    sent++;
+  }
+  for (const input of multiplierBodies()) await validate(input);
+  for (let i = 0; i < 10; i++) {
+    await mcp(url, 'long', { method: 'tools/list' }, `forged-long-${round}-${i}`);
+    sent++;
+  }
+  await mcp(url, 'tiny', { method: 'tools/list' });
+  await mcp(url, 'tiny', { method: 'tools/call', params: { name: 'tiny-9999', arguments: { n: 1 } } });
+  return sent + 2 + (await fillCaches(url, round));
+}
