@@ -1,7 +1,7 @@
 // Section 8 of `npm run bench`: what the linear-time matcher (decision 009) costs against the backtracking RegExp
 // it replaces, on the bench fixtures' own patterns, per check as the validator makes it (construct, then test).
 import { withLinearPatterns } from '../src/engine/adapters/cfworker/linear-regexp-scope.ts';
-import { compileSchema } from '../src/engine/core/compile-schema.ts';
+import { compileSchema } from '../src/engine/index.ts';
 import { compileLinearPattern, compileRe2Pattern } from '../src/engine/patterns/linear-pattern.ts';
 import { formatTable } from './format-table.ts';
 import { formatNs } from './format-units.ts';

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { RE2JS } from 're2js';
-import { compileSchema } from '../src/engine/core/compile-schema.ts';
+import { compileSchema } from '../src/engine/index.ts';
 import {
   analysisVisitsPerUnit,
   checkPatterns,

@@ -6,7 +6,7 @@ import { validate as cfworkerValidate } from '@cfworker/json-schema';
 import fc from 'fast-check';
 import { RE2JS } from 're2js';
 import { linearPatternsAvailable, withLinearPatterns } from '../src/engine/adapters/cfworker/linear-regexp-scope.ts';
-import { type CompileResult, compileSchema } from '../src/engine/core/compile-schema.ts';
+import { type CompileResult, compileSchema } from '../src/engine/index.ts';
 import { boundDfa, compileLinearPattern, compileRe2Pattern } from '../src/engine/patterns/linear-pattern.ts';
 import { translatePattern } from '../src/engine/patterns/translate-pattern.ts';
 import { resolvePolicy } from '../src/engine/policy/policy.ts';

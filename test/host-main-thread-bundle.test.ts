@@ -12,9 +12,12 @@ import { browserPageBuild, shippedInputs } from './helpers/bundle-inputs.ts';
 
 const src = (path: string) => fileURLToPath(new URL(`../src/${path}`, import.meta.url));
 
-/** What compiles and validates schemas: none of it belongs on a page's main thread. */
+/**
+ * What compiles and validates schemas: none of it belongs on a page's main thread. The adapter's id (one string
+ * constant, part of the host's verdict cache key) is not such code.
+ */
 const enginePattern =
-  /src\/engine\/(?:[\w-]+\/)?(create-engine|compile-schema|validate-instance|check-schema|linear-pattern|translate-pattern)\.ts$|src\/engine\/adapters\/|node_modules\/(re2js|@cfworker\/json-schema)\//;
+  /src\/engine\/(?:[\w-]+\/)?(create-engine|compile-schema|validate-instance|check-schema|linear-pattern|translate-pattern)\.ts$|src\/engine\/adapters\/(?!cfworker\/adapter-id\.ts$)|node_modules\/(re2js|@cfworker\/json-schema)\//;
 
 async function bundle(contents: string, external: string[] = []) {
   const result = await build({

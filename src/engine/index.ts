@@ -1,7 +1,10 @@
 // The pure engine: no DOM, Worker or Node APIs. Adapters at the edges import from here.
+// The default engine is the core with cfworker's adapter wired in (adapters/cfworker/default-engine.ts).
+export { cfworkerAdapterId } from './adapters/cfworker/adapter-id.ts';
 export { createCfworkerAdapter } from './adapters/cfworker/cfworker-adapter.ts';
-export { type CompiledSchema, type CompileResult, type CompileSchemaOptions, compileSchema } from './core/compile-schema.ts';
-export { createEngine, type Engine, type EngineOptions, type SchemaRef } from './core/create-engine.ts';
+export { compileSchema, createEngine } from './adapters/cfworker/default-engine.ts';
+export type { CompiledSchema, CompileResult, CompileSchemaOptions } from './core/compile-schema.ts';
+export type { Engine, EngineOptions, SchemaRef } from './core/create-engine.ts';
 export { EngineError, type EngineErrorCode } from './core/engine-error.ts';
 export { createLruCache, type LruCache } from './core/lru-cache.ts';
 export { formatIssue, formatIssues } from './issues/format-issue.ts';
@@ -13,7 +16,13 @@ export type { CheckedSchema } from './policy/checked-schema.ts';
 export { resolveDialect } from './policy/dialect.ts';
 export { defaultPolicy, policyHash, resolvePolicy } from './policy/policy.ts';
 export type { FormatMode } from './schema/schema-types.ts';
-export type { AdapterCompileInput, CompiledAdapterSchema, LeafFailure, SchemaValidatorAdapter } from './schema/schema-validator-adapter.ts';
+export type {
+  AdapterCheckInput,
+  AdapterCompileInput,
+  CompiledAdapterSchema,
+  LeafFailure,
+  SchemaValidatorAdapter,
+} from './schema/schema-validator-adapter.ts';
 export { toolRefusal } from './tools/compile-tool.ts';
 
 /** Bumped whenever a verdict for the same schema could change; part of persistent cache keys. */

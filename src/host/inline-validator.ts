@@ -1,7 +1,7 @@
 // Inline mode: the engine in the calling thread. Its own module (and the `schemaval/host/inline` entry) so that a
 // page importing only the worker-mode `createValidator` never bundles the engine on its main thread.
 
-import { createEngine } from '../engine/core/index.ts';
+import { createEngine } from '../engine/index.ts';
 import { resolvePolicy } from '../engine/policy/index.ts';
 import type { Policy } from '../protocol/policy.ts';
 import type { Validator } from './create-validator.ts';

@@ -1,4 +1,4 @@
-import { createEngine } from '../engine/core/index.ts';
+import { createEngine } from '../engine/index.ts';
 import { formatIssues } from '../engine/issues/index.ts';
 import type { Policy } from '../protocol/policy.ts';
 

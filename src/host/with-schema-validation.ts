@@ -1,6 +1,6 @@
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolRequest, CallToolResult, ListToolsRequest, ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { engineVersion } from '../engine/index.ts';
+import { cfworkerAdapterId, engineVersion } from '../engine/index.ts';
 import { formatIssues } from '../engine/issues/index.ts';
 import { toolFingerprintIfAny } from '../engine/json/index.ts';
 import { policyHash, resolvePolicy } from '../engine/policy/index.ts';
@@ -151,7 +151,7 @@ export function withSchemaValidation<C extends McpClientLike>(client: C, options
   const cache = options.cache ?? createMemoryVerdictCache();
   const warn = options.onWarning ?? (() => undefined);
   const policy = validator.policy ?? resolvePolicy();
-  const keyPrefix = `${engineVersion}|cfworker-4.1.6|${policyHash(policy)}|`;
+  const keyPrefix = `${engineVersion}|${cfworkerAdapterId}|${policyHash(policy)}|`;
   const registry = new Map<string, Entry>();
   const request = (client.request as unknown as RequestWithSchema).bind(client);
   const modern =

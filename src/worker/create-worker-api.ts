@@ -1,4 +1,4 @@
-import { createEngine, type Engine, type EngineOptions } from '../engine/core/index.ts';
+import { createEngine, type Engine, type EngineOptions } from '../engine/index.ts';
 import { batchSize, getRequest, type LaneBatch, packReply } from '../protocol/lane.ts';
 import { progressViews } from '../protocol/progress-memory.ts';
 import type { LanePort, WorkerApi, WorkerRequest, WorkerResponse } from '../protocol/validator-service.ts';

@@ -1,7 +1,7 @@
 // `npm run conformance -- --suite DIR [--strict]`: the JSON-Schema-Test-Suite through the engine.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { compileSchema } from '../../src/engine/core/compile-schema.ts';
+import { compileSchema } from '../../src/engine/index.ts';
 import { classify, type Expectation, type GroupResult, loadSuite } from './suite.ts';
 
 const { values } = parseArgs({

@@ -3,7 +3,6 @@ import type { Policy } from '../../protocol/policy.ts';
 import type { Refusal } from '../../protocol/refusal.ts';
 import type { Verdict } from '../../protocol/verdict.ts';
 import type { SchemaWarning } from '../../protocol/warning.ts';
-import { createCfworkerAdapter } from '../adapters/cfworker/cfworker-adapter.ts';
 import { checkSchema } from '../policy/check-schema.ts';
 import { defaultPolicy } from '../policy/policy.ts';
 import type { FormatMode, SchemaObject } from '../schema/schema-types.ts';
@@ -29,6 +28,7 @@ export interface CompileSchemaOptions {
   readonly policy?: Policy;
   /** `annotate` (default, tool schemas) or `assert-form` (elicitation: email, uri, date, date-time asserted). */
   readonly formats?: FormatMode;
+  /** The validator library; the core has none of its own (the default engine's is cfworker's). */
   readonly adapter?: SchemaValidatorAdapter;
   /** The dialect of a schema without `$schema` (default 2020-12, as the MCP spec says). */
   readonly defaultDialect?: Dialect;
@@ -36,15 +36,21 @@ export interface CompileSchemaOptions {
 
 export type CompileResult = { readonly ok: true; readonly schema: CompiledSchema } | { readonly ok: false; readonly refusal: Refusal };
 
-const defaultAdapter = createCfworkerAdapter();
-
-/** Runs the static policy, then compiles the engine's own copy with the adapter. The input is never mutated. */
-export function compileSchema(schema: unknown, options: CompileSchemaOptions = {}): CompileResult {
+/**
+ * Runs the static policy and the adapter's own checks, then compiles the engine's own copy with the adapter. The
+ * input is never mutated.
+ */
+export function compileSchema(
+  schema: unknown,
+  options: CompileSchemaOptions & { readonly adapter: SchemaValidatorAdapter },
+): CompileResult {
   const policy = options.policy ?? defaultPolicy;
-  const adapter = options.adapter ?? defaultAdapter;
+  const adapter = options.adapter;
   const checked = checkSchema(schema, policy, options.formats ?? 'annotate', options.defaultDialect);
   if (!checked.ok) return checked;
   const { root, dialect, index, warnings } = checked.checked;
+  const quirk = adapter.check?.({ schema: root, dialect, index, targets: checked.checked.targets });
+  if (quirk !== undefined) return { ok: false, refusal: quirk };
   const refNodes = index.refs.filter((site) => site.keyword === '$ref').map((site) => site.node);
   const refTargets = new Map<SchemaObject, SchemaObject | boolean>();
   for (const node of refNodes) {

@@ -1,7 +1,6 @@
 import type { EngineStats, ValidationOutcome } from '../../protocol/outcome.ts';
 import type { Policy } from '../../protocol/policy.ts';
 import type { ToolVerdict } from '../../protocol/tool.ts';
-import { createCfworkerAdapter } from '../adapters/cfworker/cfworker-adapter.ts';
 import { answerOutcome, splitElicitationAnswer } from '../forms/check-elicitation-schema.ts';
 import { canonicalJson } from '../json/canonical-json.ts';
 import { hashText, toolCanonicalJson } from '../json/fingerprint.ts';
@@ -17,6 +16,7 @@ import { createLruCache } from './lru-cache.ts';
 
 export interface EngineOptions {
   readonly policy?: Partial<Policy>;
+  /** The validator library: `createEngine` from src/engine/index.ts wires in cfworker's; the core has none. */
   readonly adapter?: SchemaValidatorAdapter;
   /** Compiled schemas and refusals kept in memory (docs/architecture.md#fingerprints-and-caches: 4,096). */
   readonly cacheSize?: number;
@@ -56,10 +56,13 @@ export interface Engine {
 
 const defaultMaxCacheBytes = 128 * 1024 * 1024;
 
-/** Creates an engine; I/O-free, so it runs the same in a page, a worker, Node or workerd. */
-export function createEngine(options: EngineOptions = {}): Engine {
+/**
+ * Creates an engine around the adapter it is given; I/O-free, so it runs the same in a page, a worker, Node or
+ * workerd. Other layers use the default engine (src/engine/index.ts), which passes cfworker's adapter.
+ */
+export function createEngine(options: EngineOptions & { readonly adapter: SchemaValidatorAdapter }): Engine {
   const policy = resolvePolicy(options.policy);
-  const adapter = options.adapter ?? createCfworkerAdapter();
+  const adapter = options.adapter;
   const capacity = options.cacheSize ?? 4096;
   const schemas = createLruCache<string, CompileResult>(capacity, {
     maxWeight: options.maxCacheBytes ?? defaultMaxCacheBytes,

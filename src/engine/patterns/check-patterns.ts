@@ -1,5 +1,4 @@
 import type { Refusal } from '../../protocol/refusal.ts';
-import { linearPatternsAvailable } from '../adapters/cfworker/linear-regexp-scope.ts';
 import { truncate } from '../json/truncate.ts';
 import { visitTicks } from '../work/estimate-work.ts';
 import { compileLinearPattern, estimatedInstructions } from './linear-pattern.ts';
@@ -27,14 +26,10 @@ export const analysisVisitsPerUnit = 64;
  * Refuses a `pattern` or `patternProperties` key (a `propertyNames` pattern is a `pattern` too) that is not a
  * JavaScript `u`-flag RegExp, that the linear-time matcher cannot run, or whose program costs so much per character
  * that a `minPatternChars`-character string would exceed `maxWork`, so no instance ever reaches one.
- * In a runtime whose `RegExp` global cannot be replaced, every pattern is refused: never backtrack silently.
+ * Whether the adapter's library can run them in linear time is the adapter's check (cfworker: `cfworkerChecks`).
  */
 export function checkPatterns(patterns: readonly { pattern: string; pointer: string }[], maxWork: number): Refusal | undefined {
   if (patterns.length === 0) return undefined;
-  if (!linearPatternsAvailable()) {
-    const { pointer } = patterns[0] as { pointer: string };
-    return { code: 'invalid_pattern', message: `${pointer}: this runtime does not allow the linear-time matcher` };
-  }
   const distinct = new Map<string, string>();
   for (const { pattern, pointer } of patterns) if (!distinct.has(pattern)) distinct.set(pattern, pointer);
   const total = programTotal(distinct);

@@ -7,7 +7,6 @@ import { truncate } from '../json/truncate.ts';
 import { checkPatterns } from '../patterns/check-patterns.ts';
 import type { FormatMode } from '../schema/schema-types.ts';
 import { checkExpansion } from './check-expansion.ts';
-import { checkUnevaluated } from './check-unevaluated.ts';
 import type { CheckedSchema } from './checked-schema.ts';
 import { resolveDialect } from './dialect.ts';
 import { resolveRefs } from './resolve-refs.ts';
@@ -19,6 +18,7 @@ export type CheckResult = { readonly ok: true; readonly checked: CheckedSchema }
 /**
  * The static policy pass (docs/architecture.md#schema-policy-and-refusal-codes), run before a validator library sees the schema: bounds, dialect, keyword
  * types, patterns, references on every branch, and in-place expansion. Works on a copy; the input is untouched.
+ * What only one validator library cannot enforce is its adapter's to refuse (`SchemaValidatorAdapter.check`).
  */
 export function checkSchema(schema: unknown, policy: Policy, formats: FormatMode, defaultDialect: Dialect = '2020-12'): CheckResult {
   const copied = copyJson(schema, { maxBytes: policy.maxSchemaBytes, maxDepth: policy.maxJsonDepth });
@@ -50,8 +50,6 @@ export function checkSchema(schema: unknown, policy: Policy, formats: FormatMode
   if (!refs.ok) return refs;
   const expansion = checkExpansion(walked.index, refs.targets, policy);
   if (expansion) return { ok: false, refusal: expansion };
-  const unevaluated = checkUnevaluated(walked.root, dialect.dialect, walked.index, refs.targets);
-  if (unevaluated) return { ok: false, refusal: unevaluated };
   return {
     ok: true,
     checked: {

@@ -190,9 +190,6 @@ export function walkSchema(
         countAnchor(base, node.$anchor);
       }
       if (dialect === '2020-12') {
-        if ('$dynamicRef' in node) {
-          refuse('unsupported_keyword', `${at()}/$dynamicRef: not enforced by the validator; schemaval refuses rather than ignore it`);
-        }
         if (typeof node.$dynamicAnchor === 'string') {
           index.dynamicAnchors.add(`${base}#${node.$dynamicAnchor}`);
           count.keyBytes += base.length + 1 + uriLength(node.$dynamicAnchor);

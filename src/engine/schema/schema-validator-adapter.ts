@@ -1,4 +1,6 @@
 import type { Dialect } from '../../protocol/dialect.ts';
+import type { Refusal } from '../../protocol/refusal.ts';
+import type { SchemaIndex } from './schema-types.ts';
 
 /** A subschema object in the engine's copy. */
 export type SchemaNode = Record<string, unknown>;
@@ -59,10 +61,27 @@ export interface AdapterCompileInput {
   readonly anchors: ReadonlyMap<string, SchemaNode>;
 }
 
-/** A JSON Schema validator library behind a narrow interface, so another can be swapped in per instance. */
+/** What the policy pass learned about a schema, for the adapter's own static checks. Read only: never change it. */
+export interface AdapterCheckInput {
+  readonly schema: SchemaNode | boolean;
+  readonly dialect: Dialect;
+  readonly index: SchemaIndex;
+  /** Each `$ref`/`$recursiveRef` holder's targets, as the engine resolved them. */
+  readonly targets: ReadonlyMap<SchemaNode, readonly (SchemaNode | boolean)[]>;
+}
+
+/**
+ * A JSON Schema validator library behind a narrow interface, so another can be swapped in per instance. The core
+ * never imports an adapter: it is handed one (the default engine, src/engine/index.ts, wires in cfworker's).
+ */
 export interface SchemaValidatorAdapter {
   /** Part of every cache key: two adapters never share a compiled schema. */
   readonly id: string;
+  /**
+   * Refuses what this library would enforce wrongly or not at all (its own quirks, not the policy's), after the
+   * engine's policy pass admitted the schema: its refusals join the policy's, with the same codes.
+   */
+  check?(input: AdapterCheckInput): Refusal | undefined;
   compile(
     input: AdapterCompileInput,
   ): { ok: true; compiled: CompiledAdapterSchema } | { ok: false; code: 'invalid_schema' | 'unresolved_ref'; message: string };

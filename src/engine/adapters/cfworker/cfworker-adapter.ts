@@ -12,11 +12,10 @@ import type {
   SchemaNode,
   SchemaValidatorAdapter,
 } from '../../schema/schema-validator-adapter.ts';
+import { cfworkerAdapterId } from './adapter-id.ts';
+import { cfworkerChecks } from './cfworker-checks.ts';
 import { collectLeafFailures } from './collect-leaf-failures.ts';
 import { hasPatterns, withLinearPatterns } from './linear-regexp-scope.ts';
-
-// The elicitation form formats, under names of our own: the library's own formats stay as they are for others.
-for (const [name, check] of Object.entries(formFormatCheckers)) format[name] = check;
 
 const drafts: Record<Dialect, SchemaDraft> = {
   '2020-12': '2020-12',
@@ -26,9 +25,22 @@ const drafts: Record<Dialect, SchemaDraft> = {
   'draft-04': '4',
 };
 
-/** Creates the default adapter: @cfworker/json-schema, eval-free, so it runs in Workers and strict-CSP pages. */
+/**
+ * Creates the default adapter: @cfworker/json-schema, eval-free, so it runs in Workers and strict-CSP pages.
+ * Importing this module changes nothing; creating the adapter adds the elicitation form formats to cfworker's
+ * format table (once), under names of its own, so the library's own formats stay as they are for others.
+ */
 export function createCfworkerAdapter(): SchemaValidatorAdapter {
-  return { id: 'cfworker-4.1.6', compile: compileWithCfworker };
+  installFormFormats();
+  return { id: cfworkerAdapterId, check: cfworkerChecks, compile: compileWithCfworker };
+}
+
+let formatsInstalled = false;
+
+function installFormFormats(): void {
+  if (formatsInstalled) return;
+  for (const [name, check] of Object.entries(formFormatCheckers)) format[name] = check;
+  formatsInstalled = true;
 }
 
 function compileWithCfworker(input: AdapterCompileInput): ReturnType<SchemaValidatorAdapter['compile']> {

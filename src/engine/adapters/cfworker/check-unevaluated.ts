@@ -1,7 +1,7 @@
-import type { Dialect } from '../../protocol/dialect.ts';
-import type { Refusal } from '../../protocol/refusal.ts';
-import { subschemaKeywords } from '../schema/schema-keywords.ts';
-import type { SchemaIndex, SchemaObject } from '../schema/schema-types.ts';
+import type { Dialect } from '../../../protocol/dialect.ts';
+import type { Refusal } from '../../../protocol/refusal.ts';
+import { subschemaKeywords } from '../../schema/schema-keywords.ts';
+import type { SchemaIndex, SchemaObject } from '../../schema/schema-types.ts';
 
 type Targets = ReadonlyMap<SchemaObject, readonly (SchemaObject | boolean)[]>;
 
