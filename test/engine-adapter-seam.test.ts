@@ -38,6 +38,13 @@ describe('the core takes an adapter', () => {
     const refused = compileSchema(dynamic);
     assert.equal(!refused.ok && refused.refusal.code, 'unsupported_keyword');
     assert.equal(compileWithAdapter(dynamic, { adapter: accepting }).ok, true);
+    const toDynamicAnchor = { $defs: { a: { $dynamicAnchor: 'x', type: 'string' } }, $ref: '#x' };
+    const named = compileSchema(toDynamicAnchor);
+    assert.deepEqual(!named.ok && named.refusal, {
+      code: 'unsupported_keyword',
+      message: '#/$ref: "#x" names a $dynamicAnchor, which the validator does not support',
+    });
+    assert.equal(compileWithAdapter(toDynamicAnchor, { adapter: accepting }).ok, true, 'the core resolves it statically');
     const afterRef = { $defs: { a: { properties: { x: true } } }, $ref: '#/$defs/a', allOf: [{ unevaluatedProperties: false }] };
     const cfworker = compileSchema(afterRef);
     assert.equal(!cfworker.ok && cfworker.refusal.code, 'unsupported_keyword');

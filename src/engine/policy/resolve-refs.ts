@@ -29,12 +29,9 @@ export function resolveRefs(
     const key = `${document}#${fragment}`;
     let target: SchemaObject | boolean | undefined;
     if (fragment === '' || fragment.startsWith('/')) target = index.locations.get(key);
-    else {
-      if (index.dynamicAnchors.has(key) && !index.anchors.has(key)) {
-        return refuse('unsupported_keyword', `${site.pointer}: ${shown} names a $dynamicAnchor, which the validator does not support`);
-      }
-      target = index.anchors.get(key);
-    }
+    // A `$dynamicAnchor` is also a plain anchor for `$ref` (2020-12 Core §8.2.2); whether a library supports that
+    // is its adapter's to say (cfworker's does not: cfworker-checks.ts).
+    else target = index.anchors.get(key) ?? index.dynamicAnchors.get(key);
     if (target === undefined) return refuse('unresolved_ref', `${site.pointer}: ${shown} does not resolve to a subschema of this document`);
     const list = targets.get(site.node) ?? [];
     list.push(target);

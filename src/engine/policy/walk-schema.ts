@@ -48,7 +48,7 @@ export function walkSchema(
     pointerOf: schemaPointers(places),
     locations: schemaLocations(resources, keywords),
     anchors: new Map(),
-    dynamicAnchors: new Set(),
+    dynamicAnchors: new Map(),
     resources,
     refs: [],
     inPlace: new Map(),
@@ -191,7 +191,8 @@ export function walkSchema(
       }
       if (dialect === '2020-12') {
         if (typeof node.$dynamicAnchor === 'string') {
-          index.dynamicAnchors.add(`${base}#${node.$dynamicAnchor}`);
+          const key = `${base}#${node.$dynamicAnchor}`;
+          if (!index.dynamicAnchors.has(key)) index.dynamicAnchors.set(key, node);
           count.keyBytes += base.length + 1 + uriLength(node.$dynamicAnchor);
         }
       }

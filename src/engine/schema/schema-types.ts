@@ -43,7 +43,8 @@ export interface SchemaIndex {
   /** Absolute URI (`base#/json/pointer`, fragment decoded) → subschema, for every enclosing resource, found by walking the pointer. */
   readonly locations: { get(uri: string): SchemaObject | boolean | undefined; has(uri: string): boolean };
   readonly anchors: Map<string, SchemaObject>;
-  readonly dynamicAnchors: Set<string>;
+  /** Every 2020-12 `$dynamicAnchor` as a plain anchor: absolute URI → subschema (a `$ref` may name one statically). */
+  readonly dynamicAnchors: Map<string, SchemaObject>;
   /** Resource URIs without fragment: the root's base and every embedded `$id`. */
   readonly resources: Map<string, SchemaObject | boolean>;
   readonly refs: RefSite[];
