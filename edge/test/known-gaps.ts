@@ -11,7 +11,7 @@ export const knownGaps = {
     'ratios 0.61/1.10/1.68 (min/median/max) on a machine at load 3-5, which measures the other load; not yet confirmed >= 0.5 on a quiet machine (was 0.31)',
   tinyTools:
     '10,000 tiny tools: the definition texts are now V8 JSON.stringify (lossless-json only for a tool holding an inexact number); workerd ' +
-    'CPU over 5 lists (min/median/max) 500/840/1260 ms, was 770/990/1550 ms, at load 9-11 (the Worker process alone 400/700/920, was ' +
-    '590/780/1170). A wall-sampled isolate profile: compileTools 41% (hashing 17%, the engine LRU 11%), the Durable Object write 14% ' +
-    '(SQL 7%), GC 8%, parse 7%: not yet <= 700 ms with margin on a loaded machine',
+    'CPU over 5 lists (min/median/max) 520/650/1110 ms at load 2-4, was 620/940/1150 ms (wall 807/970/1589, was 987/1392/2215; at load ' +
+    '9-11: 500/840/1260, was 770/990/1550); the first list of a run is the slowest. A wall-sampled isolate profile: compileTools 41% ' +
+    '(hashing 17%, the engine LRU 11%), the Durable Object write 14% (SQL 7%), GC 8%, parse 7%: not yet <= 700 ms with margin',
 } as const;
