@@ -55,7 +55,7 @@ export const targets: readonly Target[] = [
       corpusLint ? { figure: `${corpusLint.afterStartMs.toFixed(0)} ms`, pass: corpusLint.afterStartMs <= corpusLintTargetMs } : undefined,
   },
   {
-    label: 'async engine.validate ÷ raw cfworker, small, valid',
+    label: 'engine.validate ÷ raw cfworker, small, valid',
     bar: '≤ 1.30x',
     section: '1',
     result: ({ validation }) => {
