@@ -6,9 +6,6 @@ export const knownGaps = {
     '99 -> 230 -> 297 -> 359; 229/282/323 MB with the Durable Object writes off) while the GC-ed JS heap stays at 29.5-30.3 MB (asserted by ' +
     'the test before this one): ~0.18 MB a forged session id is a Durable Object wrangler dev never evicts (450 ids: 84 -> 165 MB), the rest ' +
     'native memory tcmalloc keeps mapped; not yet found or bounded',
-  loadRatio:
-    'the hostile 700 KB body now costs the Worker 3.7-3.9 ms of CPU (was 7.3-8.1 ms; a small request 2 ms) and the dev proxy 3 ms; ' +
-    'ratios 0.61/1.10/1.68 (min/median/max) on a machine at load 3-5, which measures the other load; not yet confirmed >= 0.5 on a quiet machine (was 0.31)',
   tinyTools:
     '10,000 tiny tools: the definition texts are now V8 JSON.stringify (lossless-json only for a tool holding an inexact number); workerd ' +
     'CPU over 5 lists (min/median/max) 520/650/1110 ms at load 2-4, was 620/940/1150 ms (wall 807/970/1589, was 987/1392/2215; at load ' +
