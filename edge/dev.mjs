@@ -1,4 +1,4 @@
-// `npm run edge -- [--port 8787] [--var KEY:VALUE ...]`: the edge Worker under `wrangler dev`, local and offline,
+// `npm run edge -- [--port 8787] [--var KEY:VALUE ...] [--persist-to DIR]`: the edge Worker under `wrangler dev`, local and offline,
 // on 127.0.0.1 only. Stops wrangler (and with it workerd) on Ctrl-C or SIGTERM.
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -16,12 +16,16 @@ const { values } = parseArgs({
   options: {
     port: { type: 'string', default: '8787' },
     var: { type: 'string', multiple: true, default: [] },
+    'persist-to': { type: 'string' },
     help: { type: 'boolean', default: false },
   },
   strict: true,
 });
 if (values.help) {
-  console.log('usage: npm run edge -- [--port 8787] [--var KEY:VALUE ...]   (e.g. --var CORS_ORIGINS:http://localhost:5173)');
+  console.log(
+    'usage: npm run edge -- [--port 8787] [--var KEY:VALUE ...] [--persist-to DIR]   (e.g. --var CORS_ORIGINS:http://localhost:5173)\n' +
+      '  --persist-to DIR  where the local Durable Object state is kept (default: edge/.wrangler/state)',
+  );
   process.exit(0);
 }
 const port = Number(values.port);
@@ -86,6 +90,7 @@ const args = [
   String(inspectorPort),
   '--show-interactive-dev-session=false',
   ...values.var.flatMap((entry) => ['--var', entry]),
+  ...(values['persist-to'] === undefined ? [] : ['--persist-to', values['persist-to']]),
 ];
 const wrangler = spawn(process.execPath, args, { cwd: edge, env, stdio: ['ignore', 'inherit', 'inherit'] });
 

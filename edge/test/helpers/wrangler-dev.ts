@@ -1,6 +1,9 @@
 // Starts the edge Worker with `wrangler dev` (real workerd) on 127.0.0.1, offline, and stops it.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const devScript = fileURLToPath(new URL('../../dev.mjs', import.meta.url));
@@ -29,7 +32,9 @@ export async function startWranglerDev(vars: Record<string, string> = {}, timeou
   await buildPage({ quiet: true });
   const port = await freePort();
   // Through edge/dev.mjs (`npm run edge`): the same offline settings, inspector port and shutdown as a user gets.
-  const args = [devScript, '--port', String(port)];
+  // Each run keeps its Durable Object state in a folder of its own, removed on stop: runs never share or pile up state.
+  const state = mkdtempSync(join(tmpdir(), 'schemaval-wrangler-'));
+  const args = [devScript, '--port', String(port), '--persist-to', state];
   for (const [key, value] of Object.entries(vars)) args.push('--var', `${key}:${value}`);
   const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
@@ -41,15 +46,20 @@ export async function startWranglerDev(vars: Record<string, string> = {}, timeou
   });
   const url = `http://127.0.0.1:${port}`;
   const stop = async (): Promise<void> => {
-    if (child.exitCode !== null) return;
+    if (child.exitCode !== null) return removeState();
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.kill('SIGTERM');
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
     if (child.exitCode === null) child.kill('SIGKILL');
+    removeState();
   };
+  const removeState = (): void => rmSync(state, { recursive: true, force: true });
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${log}`);
+    if (child.exitCode !== null) {
+      removeState();
+      throw new Error(`wrangler dev exited (${child.exitCode}):\n${log}`);
+    }
     try {
       const response = await fetch(`${url}/healthz`);
       if (response.ok) return { url, log: () => log, stop };
