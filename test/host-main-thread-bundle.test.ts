@@ -8,16 +8,9 @@ import { build } from 'esbuild';
 import { createValidator } from '../src/host/browser.ts';
 import { createInlineValidator } from '../src/host/inline-validator.ts';
 import { createValidator as createNodeValidator } from '../src/host/node.ts';
-import { browserPageBuild, shippedInputs } from './helpers/bundle-inputs.ts';
+import { browserPageBuild, engineOnMainThread, shippedInputs } from './helpers/bundle-inputs.ts';
 
 const src = (path: string) => fileURLToPath(new URL(`../src/${path}`, import.meta.url));
-
-/**
- * What compiles and validates schemas: none of it belongs on a page's main thread. The adapter's id (one string
- * constant, part of the host's verdict cache key) is not such code.
- */
-const enginePattern =
-  /src\/engine\/(?:[\w-]+\/)?(create-engine|compile-schema|validate-instance|check-schema|linear-pattern|translate-pattern)\.ts$|src\/engine\/adapters\/(?!cfworker\/adapter-id\.ts$)|node_modules\/(re2js|@cfworker\/json-schema)\//;
 
 async function bundle(contents: string, external: string[] = []) {
   const result = await build({
@@ -45,7 +38,7 @@ describe("the browser host's main-thread bundle", () => {
       'the worker client is in it',
     );
     assert.deepEqual(
-      whole.inputs.filter((input) => enginePattern.test(input)),
+      whole.inputs.filter((input) => engineOnMainThread.test(input)),
       [],
     );
     // Before issue #18 the same two imports were 94.7 KB gzip of schemaval's own (293 KB minified, re2js half of it).
@@ -55,7 +48,7 @@ describe("the browser host's main-thread bundle", () => {
   it('the inline entry is where the engine is (the check above can fail)', async (t) => {
     const inline = await bundle("export { createInlineValidator } from './inline-validator.ts';\n");
     t.diagnostic(`schemaval/host/inline: ${kb(inline.bytes)} minified, ${kb(inline.gzip)} gzip`);
-    const found = inline.inputs.filter((input) => enginePattern.test(input));
+    const found = inline.inputs.filter((input) => engineOnMainThread.test(input));
     for (const part of [
       'create-engine.ts',
       'adapters/cfworker/cfworker-adapter.ts',

@@ -15,6 +15,13 @@ export const browserPageBuild = {
 } as const satisfies BuildOptions;
 
 /**
+ * What compiles and validates schemas, in the sources (`.ts`) or the installed package (`.js`): none of it belongs on
+ * a page's main thread. The adapter's id (one string constant, part of the host's verdict cache key) is not such code.
+ */
+export const engineOnMainThread =
+  /src\/engine\/(?:[\w-]+\/)?(create-engine|compile-schema|validate-instance|check-schema|linear-pattern|translate-pattern)\.[jt]s$|src\/engine\/adapters\/(?!cfworker\/adapter-id\.[jt]s$)|node_modules\/(re2js|@cfworker\/json-schema)\//;
+
+/**
  * The inputs that put bytes into the (single) output. `metafile.inputs` lists every file the resolver reached,
  * tree-shaken or not; the output's own inputs say what shipped.
  */
