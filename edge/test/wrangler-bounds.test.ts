@@ -18,7 +18,7 @@ import {
   patternBodies,
 } from '../../test/fixtures/hostile-bounds.ts';
 import { type HostileEdge, startHostileEdge } from './helpers/hostile-edge.ts';
-import { fillCaches, hostileRound } from './helpers/hostile-round.ts';
+import { fillCaches, hostileRound, mcpRequest } from './helpers/hostile-round.ts';
 import { type Probe, probeHealth } from './helpers/probe-health.ts';
 import { inspectorPort, type WorkerHeap, workerHeapAfterGc } from './helpers/worker-heap.ts';
 import { mb, workerdMemory, workerRss } from './helpers/workerd-rss.ts';
@@ -69,7 +69,6 @@ describe('issue #17 bounds under wrangler dev (real workerd)', () => {
   let proxyAtStart = 0;
   let workerPid: number | undefined;
   const timings: Timing[] = [];
-  let rpcId = 1;
 
   before(async () => {
     edge = await startHostileEdge();
@@ -128,16 +127,8 @@ describe('issue #17 bounds under wrangler dev (real workerd)', () => {
 
   /** One JSON-RPC request to /mcp as a 2025-11-25 client with credential `token` (and a session id, forged or not). */
   function mcp(token: string, message: { method: string; params?: unknown }, session?: string): Promise<Answer> {
-    return post(
-      '/mcp',
-      { jsonrpc: '2.0', id: rpcId++, ...message },
-      {
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2025-11-25',
-        authorization: `Bearer ${token}`,
-        ...(session === undefined ? {} : { 'mcp-session-id': session }),
-      },
-    );
+    const { body, headers } = mcpRequest(token, message, session);
+    return post('/mcp', body, headers);
   }
 
   /** Runs one request, recording its wall time and the CPU workerd spent meanwhile (and whether a workerd went away). */

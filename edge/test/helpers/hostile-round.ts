@@ -39,18 +39,26 @@ async function post(url: string, path: string, body: unknown, headers: Record<st
   return response.status;
 }
 
-function mcp(url: string, token: string, message: { method: string; params?: unknown }, session?: string): Promise<number> {
-  return post(
-    url,
-    '/mcp',
-    { jsonrpc: '2.0', id: rpcId++, ...message },
-    {
+/** The body and headers of one JSON-RPC request to /mcp as a 2025-11-25 client with credential `token` (and a session id, forged or not). */
+export function mcpRequest(
+  token: string,
+  message: { method: string; params?: unknown },
+  session?: string,
+): { body: unknown; headers: Record<string, string> } {
+  return {
+    body: { jsonrpc: '2.0', id: rpcId++, ...message },
+    headers: {
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': '2025-11-25',
       authorization: `Bearer ${token}`,
       ...(session === undefined ? {} : { 'mcp-session-id': session }),
     },
-  );
+  };
+}
+
+function mcp(url: string, token: string, message: { method: string; params?: unknown }, session?: string): Promise<number> {
+  const { body, headers } = mcpRequest(token, message, session);
+  return post(url, '/mcp', body, headers);
 }
 
 /**
