@@ -1,4 +1,4 @@
-import { toolListRefusals } from '../engine/tools/index.ts';
+import { toolListRefusals, toolRefusal } from '../engine/tools/index.ts';
 import type { Validator } from '../host/create-validator.ts';
 import type { ToolVerdict } from '../protocol/tool.ts';
 import { CliError, type CliIo, exitCodes } from './cli-io.ts';
@@ -76,9 +76,8 @@ function otherRevisionOf(revision: string): string {
 }
 
 function revisionVerdict(revision: string, verdict: ToolVerdict): RevisionVerdict {
-  const side = [verdict.input, verdict.output].find((s) => s !== null && s !== undefined && !s.ok);
-  if (verdict.verdict === 'accepted' || side === undefined || side.ok) return { revision, verdict: verdict.verdict };
-  return { revision, verdict: 'refused', refusal: { code: side.code, message: side.message } };
+  const refusal = toolRefusal(verdict);
+  return refusal === undefined ? { revision, verdict: 'accepted' } : { revision, verdict: 'refused', refusal };
 }
 
 /** The tools to lint, from the file or, through the MCP SDK (loaded only then), from the server. */
