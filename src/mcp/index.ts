@@ -2,6 +2,7 @@
 
 export { malformedToolMessage, toolListRefusals } from '../engine/tools/index.ts';
 export { refusedToolMessage, unknownToolMessage } from './call-messages.ts';
+export { judgeToolList } from './judge-tool-list.ts';
 export { listAsSent, type MessageTransport, resultAsSent } from './list-as-sent.ts';
 export { maxToolListPages, maxToolsPerListing } from './tool-list-limits.ts';
 export { readToolListPage, type ToolListPage } from './tool-list-result.ts';

@@ -6,7 +6,7 @@ import type { Client as ModernClient, StandardSchemaV1 } from '@modelcontextprot
 import type { CallToolResult, ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { type SchemaValidationOptions, toolRefusal, type Validator } from '../host/browser.ts';
 import { refusedToolMessage, unknownToolMessage } from '../mcp/call-messages.ts';
-import { toolListRefusals } from '../mcp/index.ts';
+import { judgeToolList } from '../mcp/index.ts';
 import { resultAsSent } from '../mcp/list-as-sent.ts';
 import { readToolListPage } from '../mcp/tool-list-result.ts';
 import type { ToolVerdict } from '../protocol/tool.ts';
@@ -51,11 +51,7 @@ export function withModernValidation(client: ModernClient, options: ModernValida
     if (!page.ok) throw new Error(`The server's tools/list answer cannot be read: ${page.message}`);
     const listed = page.tools;
     // The list's own verdicts under this connection's revision first (2026-07-28: any outputSchema root stands).
-    const forced = toolListRefusals(listed, new Map(), '2026-07-28');
-    const judged = listed.filter((_, i) => forced[i] === undefined);
-    const fresh = judged.length > 0 ? await validator.compileTools(judged) : [];
-    let next = 0;
-    const compiled = forced.map((verdict) => verdict ?? (fresh[next++] as ToolVerdict));
+    const compiled = await judgeToolList(listed, '2026-07-28', (judged) => validator.compileTools(judged));
     const accepted: Tool[] = [];
     for (const [i, tool] of listed.entries()) {
       const verdict = compiled[i] as ToolVerdict;

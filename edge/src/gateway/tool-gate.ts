@@ -3,7 +3,7 @@ import type { Engine } from '../../../src/engine/core/index.ts';
 import { formatIssues } from '../../../src/engine/issues/index.ts';
 import { parseJson } from '../../../src/engine/json/index.ts';
 import { toolRefusal } from '../../../src/engine/tools/index.ts';
-import { refusedToolMessage, toolListRefusals } from '../../../src/mcp/index.ts';
+import { judgeToolList, refusedToolMessage } from '../../../src/mcp/index.ts';
 import type { Issue } from '../../../src/protocol/issue.ts';
 import type { ValidationOutcome } from '../../../src/protocol/outcome.ts';
 import type { ListPage, SessionStore, StoredTool } from '../state/session-store.ts';
@@ -63,12 +63,7 @@ export function createToolGate(engine: Engine) {
       page: ListPage,
       revision?: string,
     ): Promise<{ accepted: unknown[]; refused: StoredTool[] }> {
-      // The list's own verdicts first (the engine's compileTools knows no revision); the rest are compiled.
-      const forced = toolListRefusals(tools, new Map(), revision);
-      const judged = tools.filter((_, i) => forced[i] === undefined);
-      const compiled = judged.length > 0 ? await engine.compileTools(judged) : [];
-      let next = 0;
-      const verdicts = forced.map((verdict) => verdict ?? (compiled[next++] as (typeof compiled)[number]));
+      const verdicts = await judgeToolList(tools, revision, (judged) => engine.compileTools(judged));
       const stored: StoredTool[] = verdicts.map((verdict, i) => {
         const tool = (tools[i] ?? {}) as { name?: unknown; inputSchema?: unknown; outputSchema?: unknown };
         return {
