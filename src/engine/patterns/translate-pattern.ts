@@ -1,55 +1,11 @@
-import { type TranslatedProperty, translateProperty } from './translate-property.ts';
+import { CharacterReader } from './character-reader.ts';
+import { maxProgramInstructions, maxRepeat } from './pattern-limits.ts';
+import { lineTerminators, literal, rangeItems, whitespace } from './re2-ranges.ts';
+import { Refused, type TranslatedPattern } from './translated-pattern.ts';
 
-/**
- * An ECMA-262 `u`-flag pattern in RE2 syntax with the same `test()` verdict on every string, or the construct
- * that RE2 cannot run. `simple` marks patterns a backtracking engine also runs in linear time (see isSimple);
- * `instructions` estimates the program re2js would compile it to, read as the pattern is scanned.
- */
-export type TranslatedPattern =
-  | { readonly ok: true; readonly source: string; readonly simple: boolean; readonly instructions: number }
-  | { readonly ok: false; readonly construct: string };
-
-/** RE2's largest repetition count. */
-export const maxRepeat = 1000;
-
-/**
- * The largest program a pattern may compile to. A counted repetition copies its operand, so `(?:[a-z]{2,5}-){200}`
- * (counts within RE2's limit) compiles to ~2,800 instructions; memory (~160 bytes each), compile time and the cost
- * per character grow with the program, not with the count. Checked on an estimate before re2js compiles anything,
- * and again on the compiled program.
- */
-export const maxProgramInstructions = 5000;
-
-const maxCodePoint = 0x10ffff;
-
-/** ECMA WhiteSpace and LineTerminator, which `\s` matches (RE2's `\s` is only [\t\n\f\r ]). */
-const whitespace: readonly (readonly [number, number])[] = [
-  [0x09, 0x0d],
-  [0x20, 0x20],
-  [0xa0, 0xa0],
-  [0x1680, 0x1680],
-  [0x2000, 0x200a],
-  [0x2028, 0x2029],
-  [0x202f, 0x202f],
-  [0x205f, 0x205f],
-  [0x3000, 0x3000],
-  [0xfeff, 0xfeff],
-];
-
-/** What `.` does not match without the `s` flag. */
-const lineTerminators: readonly (readonly [number, number])[] = [
-  [0x0a, 0x0a],
-  [0x0d, 0x0d],
-  [0x2028, 0x2029],
-];
-
-const anything = `[${rangeItems([[0, maxCodePoint]])}]`;
-const nothing = `[^${rangeItems([[0, maxCodePoint]])}]`;
-
-/** Why a pattern cannot be translated; thrown inside the scanner, returned as data at its edge. */
-class Refused {
-  constructor(readonly construct: string) {}
-}
+// Importers keep reading the limits and the result type from the translator, as before the split.
+export { maxProgramInstructions, maxRepeat } from './pattern-limits.ts';
+export type { TranslatedPattern } from './translated-pattern.ts';
 
 /**
  * Translates a pattern that the native `u`-flag parser already accepted. A linear scanner with class and escape
@@ -68,8 +24,8 @@ export function translatePattern(pattern: string, isScript: (name: string) => bo
 
 type Atom = 'none' | 'single' | 'group' | 'assertion';
 
-class Scanner {
-  private i = 0;
+/** The pattern's structure (groups, alternation, quantifiers) and its size estimate; characters come from the reader. */
+class Scanner extends CharacterReader {
   private out = '';
   private quantifiers = 0;
   private alternation = false;
@@ -78,11 +34,6 @@ class Scanner {
   /** Estimated instructions per open group (the innermost last), and those of the last atom or group. */
   private readonly sizes: number[] = [0];
   private lastSize = 0;
-
-  constructor(
-    private readonly p: string,
-    private readonly isScript: (name: string) => boolean,
-  ) {}
 
   run(): TranslatedPattern {
     const { p } = this;
@@ -283,161 +234,4 @@ class Scanner {
         return literal(this.characterEscape());
     }
   }
-
-  /** `\p{…}` or `\P{…}`; `i` is at the `p`. */
-  private property(): TranslatedProperty {
-    const close = this.p.indexOf('}', this.i);
-    const body = this.p.slice(this.i + 2, close);
-    const negated = this.p[this.i] === 'P';
-    this.i = close + 1;
-    const translated = translateProperty(body, this.isScript);
-    if (translated === undefined) throw new Refused(`the Unicode property \\${negated ? 'P' : 'p'}{${body}}`);
-    return translated;
-  }
-
-  /** A character escape (`\n`, `\x41`, `\u{1F600}`, `\cJ`, `\0`, `\/`, …) as one code point; `i` is past `\`. */
-  private characterEscape(): number {
-    const { p } = this;
-    const c = p[this.i] as string;
-    this.i++;
-    switch (c) {
-      case 'f':
-        return 0x0c;
-      case 'n':
-        return 0x0a;
-      case 'r':
-        return 0x0d;
-      case 't':
-        return 0x09;
-      case 'v':
-        return 0x0b;
-      case '0':
-        return 0;
-      case 'c': {
-        const letter = p.charCodeAt(this.i);
-        this.i++;
-        return letter % 32;
-      }
-      case 'x': {
-        const value = Number.parseInt(p.slice(this.i, this.i + 2), 16);
-        this.i += 2;
-        return value;
-      }
-      case 'u':
-        return this.unicodeEscape();
-      default: {
-        // An identity escape: a syntax character, `/`, or `-` inside a class.
-        const cp = p.codePointAt(this.i - 1) as number;
-        if (cp > 0xffff) this.i++;
-        return cp;
-      }
-    }
-  }
-
-  /** `\u{…}`, `\uXXXX`, or a `\uD83D\uDE00` pair, which the `u` flag reads as one code point. */
-  private unicodeEscape(): number {
-    const { p } = this;
-    if (p[this.i] === '{') {
-      const close = p.indexOf('}', this.i);
-      const value = Number.parseInt(p.slice(this.i + 1, close), 16);
-      this.i = close + 1;
-      return value;
-    }
-    const unit = Number.parseInt(p.slice(this.i, this.i + 4), 16);
-    this.i += 4;
-    if (unit >= 0xd800 && unit <= 0xdbff && p.startsWith('\\u', this.i) && /^[0-9a-fA-F]{4}$/.test(p.slice(this.i + 2, this.i + 6))) {
-      const trail = Number.parseInt(p.slice(this.i + 2, this.i + 6), 16);
-      if (trail >= 0xdc00 && trail <= 0xdfff) {
-        this.i += 6;
-        return 0x10000 + ((unit - 0xd800) << 10) + (trail - 0xdc00);
-      }
-    }
-    return unit;
-  }
-
-  /** A `[...]` class; `i` is past the `[`. */
-  private characterClass(): string {
-    const { p } = this;
-    let negated = false;
-    if (p[this.i] === '^') {
-      negated = true;
-      this.i++;
-    }
-    let items = '';
-    while (p[this.i] !== ']') {
-      const first = this.classAtom();
-      if (p[this.i] === '-' && p[this.i + 1] !== ']' && typeof first === 'number') {
-        this.i++;
-        const last = this.classAtom();
-        items += `${literal(first)}-${literal(last as number)}`;
-      } else {
-        items += typeof first === 'number' ? literal(first) : first;
-      }
-    }
-    this.i++;
-    if (items === '') return negated ? anything : nothing;
-    return `[${negated ? '^' : ''}${items}]`;
-  }
-
-  /** One class member: a code point, or the RE2 class items of an escape like `\d`, `\s`, `\p{L}`. */
-  private classAtom(): number | string {
-    const { p } = this;
-    if (p[this.i] !== '\\') {
-      const cp = p.codePointAt(this.i) as number;
-      this.i += cp > 0xffff ? 2 : 1;
-      return cp;
-    }
-    this.i++;
-    const c = p[this.i] as string;
-    switch (c) {
-      case 'b':
-        this.i++;
-        return 0x08;
-      case 'd':
-      case 'D':
-      case 'w':
-      case 'W':
-        this.i++;
-        return `\\${c}`;
-      case 's':
-        this.i++;
-        return rangeItems(whitespace);
-      case 'S':
-        this.i++;
-        return rangeItems(complement(whitespace));
-      case 'p':
-      case 'P': {
-        const property = this.property();
-        if (property.kind === 'ranges') return rangeItems(c === 'P' ? complement(property.ranges) : property.ranges);
-        if (c === 'p') return property.names.map((name) => `\\p{${name}}`).join('');
-        if (property.names.length === 1) return `\\P{${property.names[0]}}`;
-        // RE2 cannot negate a union inside a class.
-        throw new Refused(`a negated property \\P{…} of several categories inside a class`);
-      }
-      default:
-        return this.characterEscape();
-    }
-  }
-}
-
-/** A code point as RE2 reads it literally: letters and digits as is, anything else as `\x{…}`. */
-function literal(cp: number): string {
-  if ((cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a)) return String.fromCharCode(cp);
-  return `\\x{${cp.toString(16)}}`;
-}
-
-function rangeItems(ranges: readonly (readonly [number, number])[]): string {
-  return ranges.map(([lo, hi]) => (lo === hi ? literal(lo) : `${literal(lo)}-${literal(hi)}`)).join('');
-}
-
-/** The code points not in sorted, disjoint `ranges`. */
-function complement(ranges: readonly (readonly [number, number])[]): [number, number][] {
-  const out: [number, number][] = [];
-  let next = 0;
-  for (const [lo, hi] of ranges) {
-    if (lo > next) out.push([next, lo - 1]);
-    next = hi + 1;
-  }
-  if (next <= maxCodePoint) out.push([next, maxCodePoint]);
-  return out;
 }
