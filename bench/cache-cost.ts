@@ -186,7 +186,7 @@ async function retainedBy(
   let values = 0;
   for (let i = 1; i <= copies; i++) {
     const { result } = await engine.compile(JSON.parse(JSON.stringify(make(i))));
-    if (!result.ok) throw new Error(`${label}: refused (${result.refusal.code})`);
+    if (result.status === 'refused') throw new Error(`${label}: refused (${result.refusal.code})`);
     estimate += compiledWeight(result);
     // Once, as a cached entry is used: the adapter's uniqueItems twin and the engine's work plans are built then.
     result.schema.validate({});

@@ -34,6 +34,8 @@ export interface Contender {
 type SdkSchema = Parameters<CfWorkerJsonSchemaValidator['getValidator']>[0];
 
 const hasValidTrue = (result: unknown): boolean => (result as { valid?: unknown }).valid === true;
+/** schemaval's outcome: `status`, not the libraries' `valid`. */
+const hasStatusValid = (result: unknown): boolean => (result as { status?: unknown }).status === 'valid';
 
 /** Formats are annotations for tool schemas in schemaval (docs/architecture.md#schema-policy-and-refusal-codes), so this ajv does not assert them either. */
 export const createBenchAjv = (): Ajv => new Ajv({ allErrors: true, strict: false, validateFormats: false });
@@ -54,13 +56,13 @@ function quietly<T>(build: () => T): T {
 /** Compiles the fixture with every contender. Libraries that stamp the schema get their own deep copy. */
 export async function createContenders(fixture: BenchSchema, engine: Engine): Promise<Contender[]> {
   const compiled = compileSchema(fixture.schema);
-  if (!compiled.ok) throw new Error(`${fixture.name}: schemaval refused the fixture: ${compiled.refusal.message}`);
+  if (compiled.status === 'refused') throw new Error(`${fixture.name}: schemaval refused the fixture: ${compiled.refusal.message}`);
   const { schema } = compiled;
 
   const { fingerprint, result } = await engine.compile(fixture.schema);
-  if (!result.ok) throw new Error(`${fixture.name}: the engine refused the fixture: ${result.refusal.message}`);
+  if (result.status === 'refused') throw new Error(`${fixture.name}: the engine refused the fixture: ${result.refusal.message}`);
   const [verdict] = await engine.compileTools([{ name: `bench_${fixture.name}`, inputSchema: fixture.schema }]);
-  if (verdict === undefined || verdict.verdict !== 'accepted') throw new Error(`${fixture.name}: the engine refused the tool`);
+  if (verdict === undefined || verdict.status !== 'accepted') throw new Error(`${fixture.name}: the engine refused the tool`);
   const toolFingerprint = verdict.fingerprint;
 
   const full = new Validator(structuredClone(fixture.schema), fixture.draft, false);
@@ -84,21 +86,21 @@ export async function createContenders(fixture: BenchSchema, engine: Engine): Pr
       label: 'schemaval compileSchema().validate',
       async: false,
       validate: (i) => schema.validate(i),
-      isValid: hasValidTrue,
+      isValid: hasStatusValid,
     },
     {
       id: 'engine',
       label: 'schemaval engine.validate(fingerprint)',
       async: false,
       validate: (i) => engine.validate(fingerprint, i),
-      isValid: hasValidTrue,
+      isValid: hasStatusValid,
     },
     {
       id: 'tool',
       label: 'schemaval engine.validateArguments(tool)',
       async: false,
       validate: (i) => engine.validateArguments(toolFingerprint, i),
-      isValid: hasValidTrue,
+      isValid: hasStatusValid,
     },
     {
       id: 'cfworker',

@@ -32,7 +32,7 @@ export async function measureCorpusCompile(tools: readonly CorpusTool[], engine:
   const started = performance.now();
   const verdicts = await engine.compileTools(tools);
   const coldMs = performance.now() - started;
-  const refused = verdicts.filter((verdict) => verdict.verdict !== 'accepted');
+  const refused = verdicts.filter((verdict) => verdict.status !== 'accepted');
   if (refused.length > 0) throw new Error(`the engine refused ${refused.length} corpus tools, e.g. ${JSON.stringify(refused[0])}`);
   const schemas = schemasOf(tools);
   const drafts = schemas.map(draftOf);

@@ -127,7 +127,7 @@ export async function loadPhase(url: string, options: LoadOptions & { hostile: b
         if (response.status >= 500) {
           serverErrors++;
           firstServerError ??= `${response.status} ${text.slice(0, 120)}`;
-        } else if (response.status !== 200 || (viaMcp ? !text.includes('"result"') : text !== '{"valid":true}')) wrong++;
+        } else if (response.status !== 200 || (viaMcp ? !text.includes('"result"') : text !== '{"status":"valid"}')) wrong++;
       } catch {
         if (giveUp.signal.aborted) late++;
         else failures++;
@@ -259,7 +259,7 @@ async function measureOne(url: string, path: string, body: string, headers: Reco
     const code = /"code":"?([a-z_0-9-]+)/.exec(text)?.[1];
     const maxWork = /"keyword":"maxWork"/.test(text);
     const plain = text.startsWith('{') ? '' : ` ${JSON.stringify(text.slice(0, 40))}`;
-    status = `${response.status}${code ? ` ${code}` : ''}${maxWork ? ' maxWork' : ''}${/"valid":true/.test(text) ? ' valid' : ''}${plain}`;
+    status = `${response.status}${code ? ` ${code}` : ''}${maxWork ? ' maxWork' : ''}${/"status":"valid"/.test(text) ? ' valid' : ''}${plain}`;
   } catch (error) {
     status = `${(error as Error).name} after ${capMs} ms`;
   }

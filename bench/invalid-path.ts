@@ -64,9 +64,9 @@ export async function measureInvalidPath(cases: readonly InvalidCase[]): Promise
   const results: InvalidResult[] = [];
   for (const item of cases) {
     const compiled = compileSchema(item.schema);
-    if (!compiled.ok) throw new Error(`${item.name}: refused: ${compiled.refusal.message}`);
+    if (compiled.status === 'refused') throw new Error(`${item.name}: refused: ${compiled.refusal.message}`);
     const verdict = compiled.schema.validate(item.instance);
-    if (verdict.valid) throw new Error(`${item.name}: the wrong instance is valid`);
+    if (verdict.status === 'valid') throw new Error(`${item.name}: the wrong instance is valid`);
     const full = new Validator(structuredClone(item.schema), item.draft, false);
     if (full.validate(item.instance).valid) throw new Error(`${item.name}: cfworker finds the wrong instance valid`);
     const ajv = createBenchAjv().compile(structuredClone(item.schema));
@@ -122,10 +122,13 @@ export function hostileLines(workerBudgetMs: number): string[] {
     const started = performance.now();
     const compiled = compileSchema(input.schema);
     let outcome: string;
-    if (!compiled.ok) outcome = `refused ${compiled.refusal.code}`;
+    if (compiled.status === 'refused') outcome = `refused ${compiled.refusal.code}`;
     else {
       const verdict = compiled.schema.validate(input.instance);
-      outcome = verdict.valid ? 'valid' : `invalid (${[...new Set(verdict.issues.map((issue) => issue.keyword))].slice(0, 3).join(', ')})`;
+      outcome =
+        verdict.status === 'valid'
+          ? 'valid'
+          : `invalid (${[...new Set(verdict.issues.map((issue) => issue.keyword))].slice(0, 3).join(', ')})`;
     }
     const ms = performance.now() - started;
     rows.push([input.name, outcome, ms.toFixed(1), ms < workerBudgetMs ? 'PASS' : 'MISS']);

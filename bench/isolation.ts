@@ -142,8 +142,8 @@ export async function measureIsolation(fixtures: readonly Fixture[]): Promise<Is
       // Every path answers as it should before anything is timed.
       for (const id of ['floor', 'comlink', 'client'] as const) deepStrictEqual(await byPath[id](), args);
       for (const id of ['worker', 'engine', 'inline'] as const) {
-        const outcome = (await byPath[id]()) as { valid?: unknown };
-        if (outcome.valid !== true) throw new Error(`${fixture.name}: ${id} did not find the valid arguments valid`);
+        const outcome = (await byPath[id]()) as { status?: unknown };
+        if (outcome.status !== 'valid') throw new Error(`${fixture.name}: ${id} did not find the valid arguments valid`);
       }
     }
 
@@ -190,14 +190,14 @@ interface ToolCompiler {
   compileTools(
     tools: readonly unknown[],
   ):
-    | readonly { readonly verdict: string; readonly fingerprint: string }[]
-    | Promise<readonly { readonly verdict: string; readonly fingerprint: string }[]>;
+    | readonly { readonly status: string; readonly fingerprint: string }[]
+    | Promise<readonly { readonly status: string; readonly fingerprint: string }[]>;
 }
 
 /** Compiles the fixture as a tool's input schema and returns the tool's fingerprint. */
 async function compileTool(validator: ToolCompiler, fixture: Fixture): Promise<string> {
   const [verdict] = await validator.compileTools([{ name: `bench_${fixture.name}`, inputSchema: fixture.schema }]);
-  if (verdict?.verdict !== 'accepted') throw new Error(`${fixture.name}: the tool was refused`);
+  if (verdict?.status !== 'accepted') throw new Error(`${fixture.name}: the tool was refused`);
   return verdict.fingerprint;
 }
 

@@ -13,7 +13,7 @@ export async function lookupTasks(engine: Engine): Promise<LookupTask[]> {
   const schema = { type: 'object' };
   const instance = {};
   const compiled = compileSchema(schema);
-  if (!compiled.ok) throw new Error('the lookup schema was refused');
+  if (compiled.status === 'refused') throw new Error('the lookup schema was refused');
   const direct = compiled.schema;
   const { fingerprint } = await engine.compile(schema);
   const [verdict] = await engine.compileTools([{ name: 'bench_lookup', inputSchema: schema }]);

@@ -162,10 +162,10 @@ export function measureHostile(): { readonly pattern: string; readonly outcome: 
     const started = performance.now();
     const compiled = compileSchema({ type: 'string', pattern });
     let outcome: string;
-    if (!compiled.ok) outcome = `refused: ${compiled.refusal.code}`;
+    if (compiled.status === 'refused') outcome = `refused: ${compiled.refusal.code}`;
     else {
       const verdict = compiled.schema.validate(input);
-      outcome = verdict.valid ? 'valid' : `invalid: ${verdict.issues.map((issue) => issue.keyword).join(', ')}`;
+      outcome = verdict.status === 'valid' ? 'valid' : `invalid: ${verdict.issues.map((issue) => issue.keyword).join(', ')}`;
     }
     return { pattern, outcome, ms: performance.now() - started };
   });

@@ -53,11 +53,11 @@ describe('schemaval lint --stdio', () => {
     try {
       const { code, out } = await lint(['--json', '--stdio', `${node} ${JSON.stringify(filesystem)} ${JSON.stringify(root)}`]);
       assert.equal(code, 0, out);
-      const { tools } = JSON.parse(out) as { tools: { name: string; verdict: string; fingerprint: string }[] };
+      const { tools } = JSON.parse(out) as { tools: { name: string; status: string; fingerprint: string }[] };
       const names = tools.map((tool) => tool.name);
       for (const name of ['read_text_file', 'write_file', 'edit_file', 'list_allowed_directories']) assert.ok(names.includes(name), name);
       for (const tool of tools) {
-        assert.equal(tool.verdict, 'accepted', tool.name);
+        assert.equal(tool.status, 'accepted', tool.name);
         assert.match(tool.fingerprint, /^[0-9a-f]{64}$/);
       }
     } finally {
@@ -331,7 +331,7 @@ describe('schemaval lint --url judges each tool under both revisions', () => {
     assert.match(out, /^ {10}under MCP 2026-07-28: accepted$/m);
     assert.match(out, /^2 tools: 1 accepted, 1 refused \(MCP 2025-11-25; under 2026-07-28: 2 accepted, 0 refused\)$/m);
     const json = JSON.parse((await lint(['--json', '--url', legacyUrl])).out) as { tools: { name: string; otherRevision?: unknown }[] };
-    assert.deepEqual(json.tools[1]?.otherRevision, { revision: '2026-07-28', verdict: 'accepted' });
+    assert.deepEqual(json.tools[1]?.otherRevision, { revision: '2026-07-28', status: 'accepted' });
     assert.equal(json.tools[0]?.otherRevision, undefined);
   });
 

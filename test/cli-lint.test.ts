@@ -48,16 +48,22 @@ describe('schemaval lint', () => {
     const { tools } = JSON.parse(io.out()) as { tools: Record<string, unknown>[] };
     assert.equal(tools.length, 6);
     for (const tool of tools) {
-      assert.deepEqual(Object.keys(tool).sort(), ['fingerprint', 'input', 'name', 'output', 'verdict', 'warnings']);
+      assert.deepEqual(Object.keys(tool).sort(), ['fingerprint', 'input', 'name', 'output', 'status', 'warnings']);
       assert.match(String(tool.fingerprint), /^[0-9a-f]{64}$/);
     }
     const weather = tools.find((t) => t.name === 'get_weather');
-    assert.deepEqual(weather, { ...weather, verdict: 'accepted', input: { ok: true }, output: { ok: true }, warnings: [] });
+    assert.deepEqual(weather, {
+      ...weather,
+      status: 'accepted',
+      input: { status: 'accepted' },
+      output: { status: 'accepted' },
+      warnings: [],
+    });
     const search = tools.find((t) => t.name === 'search_issues');
     assert.equal(search?.output, null, 'a tool without outputSchema has output: null');
     const remote = tools.find((t) => t.name === 'fetch_profile');
-    assert.equal(remote?.verdict, 'refused');
-    assert.equal((remote?.input as { code: string } | undefined)?.code, 'remote_ref');
+    assert.equal(remote?.status, 'refused');
+    assert.equal((remote?.input as { refusal: { code: string } } | undefined)?.refusal.code, 'remote_ref');
   });
 
   it('exits 0 when every tool is accepted, and accepts a bare array or a JSON-RPC response', async () => {
@@ -82,8 +88,8 @@ describe('schemaval lint', () => {
     });
     assert.equal(await main(['lint', '--json', '-'], io), 1);
     const { tools } = JSON.parse(io.out());
-    assert.equal(tools[0].input.code, 'too_deep');
-    assert.equal(tools[1].verdict, 'accepted');
+    assert.equal(tools[0].input.refusal.code, 'too_deep');
+    assert.equal(tools[1].status, 'accepted');
   });
 
   it('refuses an entry that is not a tool, naming its index', async () => {
@@ -91,7 +97,7 @@ describe('schemaval lint', () => {
     assert.equal(await main(['lint', '--json', '-'], io), 1);
     const { tools } = JSON.parse(io.out());
     assert.equal(tools[0].name, 'tools[0]');
-    assert.equal(tools[0].input.code, 'invalid_tool');
+    assert.equal(tools[0].input.refusal.code, 'invalid_tool');
   });
 
   it('refuses a tool whose name has a lone surrogate (invalid_tool, no fingerprint), and exits 1', async () => {
@@ -103,12 +109,15 @@ describe('schemaval lint', () => {
     assert.deepEqual(tools[0], {
       name: 'bad\udc00',
       fingerprint: '',
-      verdict: 'refused',
-      input: { ok: false, code: 'invalid_tool', message: 'tool name "bad\\udc00" holds a lone UTF-16 surrogate: not well-formed Unicode' },
+      status: 'refused',
+      input: {
+        status: 'refused',
+        refusal: { code: 'invalid_tool', message: 'tool name "bad\\udc00" holds a lone UTF-16 surrogate: not well-formed Unicode' },
+      },
       output: null,
       warnings: [],
     });
-    assert.equal(tools[1].verdict, 'accepted');
+    assert.equal(tools[1].status, 'accepted');
   });
 
   it('refuses every definition of a duplicated name, also when the copies fall in different batches', async () => {

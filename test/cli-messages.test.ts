@@ -206,7 +206,7 @@ describe('schemaval --json errors', () => {
     const failing = (code: string, message: string) => ({
       createValidator: () =>
         ({
-          compile: async () => ({ refusal: null, fingerprint: 'f', warnings: [] }),
+          compile: async () => ({ status: 'accepted', fingerprint: 'f', warnings: [] }),
           validateJson: async () => Promise.reject(Object.assign(new Error(message), { code })),
           compileTools: async () => Promise.reject(Object.assign(new Error(message), { code })),
           close: async () => {},
@@ -226,9 +226,10 @@ describe('schemaval --json errors', () => {
     assert.equal(text.err(), 'schemaval: WORKER_CRASHED: the validation worker crashed\n');
   });
 
-  it('keeps a refused schema as the {"refused"} result, not an error', async () => {
+  it('keeps a refused schema as the {"status":"refused"} result, not an error', async () => {
     const io = memoryIo({ 's.json': '{"$ref":"https://example.com/s.json"}', '-': '{}' });
     assert.equal(await main(['validate', '--json', '--schema', 's.json'], io, inline), 2);
-    assert.equal(JSON.parse(io.out()).refused.code, 'remote_ref');
+    assert.deepEqual(Object.keys(JSON.parse(io.out())), ['status', 'refusal']);
+    assert.equal(JSON.parse(io.out()).refusal.code, 'remote_ref');
   });
 });

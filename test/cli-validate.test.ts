@@ -31,15 +31,15 @@ describe('schemaval validate', () => {
     const io = memoryIo({ 's.json': '{"maximum": 9007199254740992}', '-': '9007199254740993' });
     assert.equal(await main(['validate', '--json', '--schema', 's.json'], io), 1);
     assert.deepEqual(JSON.parse(io.out()), {
-      valid: false,
+      status: 'invalid',
       issues: [{ path: '$', keyword: 'maximum', message: 'got 9007199254740993, want at most 9007199254740992' }],
     });
   });
 
-  it('prints {"valid":true} with --json', async () => {
+  it('prints {"status":"valid"} with --json', async () => {
     const io = memoryIo({ 's.json': schema, '-': '{"path":"p"}' });
     assert.equal(await main(['validate', '--json', '--schema', 's.json'], io), 0);
-    assert.equal(io.out(), '{"valid":true}\n');
+    assert.equal(io.out(), '{"status":"valid"}\n');
   });
 
   it('exits 2 with the refusal code when the schema is refused', async () => {
@@ -48,14 +48,14 @@ describe('schemaval validate', () => {
     assert.match(io.err(), /^schema refused \(remote_ref\): #\/\$ref: "https:\/\/example.com\/s.json" points outside/);
     const json = memoryIo({ 's.json': '{"$ref":"https://example.com/s.json"}', '-': '{}' });
     assert.equal(await main(['validate', '--json', '--schema', 's.json'], json), 2);
-    assert.equal(JSON.parse(json.out()).refused.code, 'remote_ref');
+    assert.equal(JSON.parse(json.out()).refusal.code, 'remote_ref');
   });
 
   it('refuses a schema file over the size bound as too_large, without parsing it', async () => {
     const big = JSON.stringify({ enum: Array.from({ length: 30_000 }, (_, i) => `value-${i}`) });
     const io = memoryIo({ 's.json': big, '-': '"x"' });
     assert.equal(await main(['validate', '--json', '--schema', 's.json'], io), 2);
-    assert.equal(JSON.parse(io.out()).refused.code, 'too_large');
+    assert.equal(JSON.parse(io.out()).refusal.code, 'too_large');
   });
 
   it('exits 2 naming the file when the schema is missing or malformed', async () => {

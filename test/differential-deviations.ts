@@ -84,7 +84,7 @@ export const reviewedRefusals: readonly ReviewedRefusal[] = [
 /** The engine's answer to "is `value` a multiple of `divisor`", asked with a one-keyword schema. */
 function engineMultipleOf(value: number, divisor: number): boolean | undefined {
   const compiled = compileSchema({ multipleOf: divisor });
-  return compiled.ok ? compiled.schema.validate(value).valid : undefined;
+  return compiled.status === 'accepted' ? compiled.schema.validate(value).status === 'valid' : undefined;
 }
 
 /** Permanent, reviewed deviations. */

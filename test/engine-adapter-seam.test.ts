@@ -31,24 +31,24 @@ describe('the cfworker adapter', () => {
 });
 
 describe('the core takes an adapter', () => {
-  const accepting: SchemaValidatorAdapter = { id: 'test', compile: () => ({ ok: true, compiled: { validate: () => [] } }) };
+  const accepting: SchemaValidatorAdapter = { id: 'test', compile: () => ({ status: 'accepted', compiled: { validate: () => [] } }) };
 
   it("leaves cfworker's own refusals to cfworker's adapter", () => {
     const dynamic = { $dynamicAnchor: 'node', properties: { next: { $dynamicRef: '#node' } } };
     const refused = compileSchema(dynamic);
-    assert.equal(!refused.ok && refused.refusal.code, 'unsupported_keyword');
-    assert.equal(compileWithAdapter(dynamic, { adapter: accepting }).ok, true);
+    assert.equal(refused.status === 'refused' && refused.refusal.code, 'unsupported_keyword');
+    assert.equal(compileWithAdapter(dynamic, { adapter: accepting }).status, 'accepted');
     const toDynamicAnchor = { $defs: { a: { $dynamicAnchor: 'x', type: 'string' } }, $ref: '#x' };
     const named = compileSchema(toDynamicAnchor);
-    assert.deepEqual(!named.ok && named.refusal, {
+    assert.deepEqual(named.status === 'refused' && named.refusal, {
       code: 'unsupported_keyword',
       message: '#/$ref: "#x" names a $dynamicAnchor, which the validator does not support',
     });
-    assert.equal(compileWithAdapter(toDynamicAnchor, { adapter: accepting }).ok, true, 'the core resolves it statically');
+    assert.equal(compileWithAdapter(toDynamicAnchor, { adapter: accepting }).status, 'accepted', 'the core resolves it statically');
     const afterRef = { $defs: { a: { properties: { x: true } } }, $ref: '#/$defs/a', allOf: [{ unevaluatedProperties: false }] };
     const cfworker = compileSchema(afterRef);
-    assert.equal(!cfworker.ok && cfworker.refusal.code, 'unsupported_keyword');
-    assert.equal(compileWithAdapter(afterRef, { adapter: accepting }).ok, true);
+    assert.equal(cfworker.status === 'refused' && cfworker.refusal.code, 'unsupported_keyword');
+    assert.equal(compileWithAdapter(afterRef, { adapter: accepting }).status, 'accepted');
   });
 
   it('joins an adapter check to the policy pass, after the policy', () => {
@@ -57,11 +57,11 @@ describe('the core takes an adapter', () => {
       check: () => ({ code: 'unsupported_keyword', message: 'not for this library' }),
     };
     assert.deepEqual(compileWithAdapter({ type: 'string' }, { adapter: picky }), {
-      ok: false,
+      status: 'refused',
       refusal: { code: 'unsupported_keyword', message: 'not for this library' },
     });
     // The policy's own refusal comes first.
     const remote = compileWithAdapter({ $ref: 'https://example.com/s.json' }, { adapter: picky });
-    assert.equal(!remote.ok && remote.refusal.code, 'remote_ref');
+    assert.equal(remote.status === 'refused' && remote.refusal.code, 'remote_ref');
   });
 });

@@ -100,8 +100,8 @@ describe('multipleOf', () => {
 
   it('checks 2^60 exactly: 1152921504606846976 is not a multiple of 1000', () => {
     // 2^60 is a double exactly, but its shortest decimal form is 1152921504606847000, a multiple of 1000.
-    assert.equal(accept({ multipleOf: 1000 }).validate(lossless('1152921504606846976')).valid, false);
-    assert.equal(accept({ multipleOf: 1000 }).validate(1152921504606846976n).valid, false);
+    assert.equal(accept({ multipleOf: 1000 }).validate(lossless('1152921504606846976')).status, 'invalid');
+    assert.equal(accept({ multipleOf: 1000 }).validate(1152921504606846976n).status, 'invalid');
   });
 
   it('checks a decimal divisor against a big integer', () => {
@@ -182,15 +182,15 @@ describe('validateJson', () => {
   it('parses the instance text losslessly', async () => {
     const engine = createEngine();
     assert.deepEqual(await engine.validateJson({ maximum: 9007199254740992 }, twoTo53Plus1), {
-      valid: false,
+      status: 'invalid',
       issues: [{ path: '$', keyword: 'maximum', message: `got ${twoTo53Plus1}, want at most ${twoTo53}` }],
     });
-    assert.deepEqual(await engine.validateJson({ maximum: 9007199254740992 }, twoTo53), { valid: true });
+    assert.deepEqual(await engine.validateJson({ maximum: 9007199254740992 }, twoTo53), { status: 'valid' });
   });
 
   it('reports malformed JSON text as an issue at $', async () => {
     const outcome = await createEngine().validateJson({}, '{"a": ');
-    assert.ok('issues' in outcome, JSON.stringify(outcome));
+    assert.ok(outcome.status === 'invalid', JSON.stringify(outcome));
     assert.equal(outcome.issues.length, 1);
     assert.equal(outcome.issues[0].path, '$');
     assert.equal(outcome.issues[0].keyword, 'json');

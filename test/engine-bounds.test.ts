@@ -20,7 +20,7 @@ const { maxWork } = resolvePolicy();
 
 function estimate(schema: unknown, instance: unknown, budget = 1e12) {
   const checked = checkSchema(schema, resolvePolicy(), 'annotate');
-  if (!checked.ok) assert.fail(checked.refusal.message);
+  if (checked.status === 'refused') assert.fail(checked.refusal.message);
   return estimateWork(checked.checked, instance, budget);
 }
 
@@ -103,7 +103,7 @@ describe('maxWork', () => {
       ),
       [overBudget(maxWork)],
     );
-    assert.deepEqual(accept(schema).validate(range(2, (i) => i)), { valid: true });
+    assert.deepEqual(accept(schema).validate(range(2, (i) => i)), { status: 'valid' });
   });
 
   it('names the budget of the policy in force', () => {
@@ -116,7 +116,7 @@ describe('maxWork', () => {
       ),
       [overBudget(100)],
     );
-    assert.deepEqual(accept({ items: { type: 'integer' } }, { policy }).validate(range(50, (i) => i)), { valid: true });
+    assert.deepEqual(accept({ items: { type: 'integer' } }, { policy }).validate(range(50, (i) => i)), { status: 'valid' });
   });
 
   it('survives 6,000 required properties on an empty object with capped issues', () => {
@@ -139,7 +139,7 @@ describe('maxWork', () => {
     const found = estimate(schema, instance);
     assert.equal(found.overBudget, false);
     assert.ok(found.work < maxWork, `${found.work}`);
-    assert.deepEqual(accept(schema).validate(instance), { valid: true });
+    assert.deepEqual(accept(schema).validate(instance), { status: 'valid' });
   });
 
   it('admits the bench fixtures, valid and invalid, with room to spare', () => {
@@ -148,8 +148,8 @@ describe('maxWork', () => {
         const found = estimate(fixture.schema, instance);
         assert.ok(found.work * 2 < maxWork, `${fixture.name}: ${found.work}`);
       }
-      assert.deepEqual(accept(fixture.schema).validate(fixture.valid), { valid: true });
-      assert.equal(accept(fixture.schema).validate(fixture.invalid).valid, false);
+      assert.deepEqual(accept(fixture.schema).validate(fixture.valid), { status: 'valid' });
+      assert.equal(accept(fixture.schema).validate(fixture.invalid).status, 'invalid');
     }
   });
 
@@ -157,7 +157,7 @@ describe('maxWork', () => {
     const throwing: SchemaValidatorAdapter = {
       id: 'throws-range-error',
       compile: () => ({
-        ok: true,
+        status: 'accepted',
         compiled: {
           validate() {
             throw new RangeError('Maximum call stack size exceeded');
@@ -166,9 +166,9 @@ describe('maxWork', () => {
       }),
     };
     const compiled = compileSchema({ type: 'integer' }, { adapter: throwing });
-    assert.ok(compiled.ok);
+    assert.ok(compiled.status === 'accepted');
     assert.deepEqual(compiled.schema.validate(1), {
-      valid: false,
+      status: 'invalid',
       issues: [{ path: '$', keyword: 'maxWork', message: 'checking this value needs deeper recursion than the runtime allows' }],
     });
   });
@@ -178,7 +178,7 @@ describe('maxWork', () => {
     for (let i = 1; i <= 4000; i++) defs[`d${i}`] = { $ref: `#/$defs/d${i - 1}` };
     const verdict = accept({ $defs: defs, items: { $ref: '#/$defs/d4000' } }).validate([1, 2, 3]);
     // Either the runtime's stack holds (valid) or it does not (the typed issue); never a throw.
-    if (!verdict.valid)
+    if (verdict.status === 'invalid')
       assert.deepEqual(
         verdict.issues.map((issue) => issue.keyword),
         ['maxWork'],
@@ -232,7 +232,7 @@ describe('the estimate never undercounts the validator', () => {
       fc.assert(
         fc.property(pairs, ([schema, instance]) => {
           const checked = checkSchema(schema, resolvePolicy(), 'annotate');
-          if (!checked.ok) return;
+          if (checked.status === 'refused') return;
           // Counted on the engine's own normalised copy: the one the validator is given.
           const visits = countVisits(checked.checked.root, instance, dialect === '2020-12' ? '2020-12' : '7');
           const found = estimateWork(checked.checked, instance, 1e12);
@@ -280,7 +280,7 @@ describe('uniqueItems by hashing', () => {
       ])[0]?.keyword,
       'uniqueItems',
     );
-    assert.deepEqual(accept(unique).validate([{ a: 1 }, { a: 1.5 }]), { valid: true });
+    assert.deepEqual(accept(unique).validate([{ a: 1 }, { a: 1.5 }]), { status: 'valid' });
   });
 
   it('tells the validator when every reached array is free of duplicates', () => {
@@ -305,7 +305,7 @@ describe('uniqueItems by hashing', () => {
   it('admits 40,000 distinct integers, and reports one duplicated at the end', () => {
     const ints = range(40_000, (i) => i);
     assert.deepEqual(estimate(unique, ints).overBudget, false);
-    assert.deepEqual(accept(unique).validate(ints), { valid: true });
+    assert.deepEqual(accept(unique).validate(ints), { status: 'valid' });
     assert.deepEqual(
       issuesOf(unique, [...ints, 0]).map((issue) => issue.keyword),
       ['uniqueItems'],
@@ -314,7 +314,7 @@ describe('uniqueItems by hashing', () => {
 
   it('admits 20,000 distinct objects, and reports one duplicated at the end', () => {
     const objects = range(20_000, (i) => ({ id: i, name: `item ${i}` }));
-    assert.deepEqual(accept(unique).validate(objects), { valid: true });
+    assert.deepEqual(accept(unique).validate(objects), { status: 'valid' });
     assert.deepEqual(
       issuesOf(unique, [...objects, { name: 'item 0', id: 0 }]).map((issue) => issue.keyword),
       ['uniqueItems'],
@@ -403,8 +403,8 @@ describe('unevaluated* placements', () => {
   ] as const) {
     it(`admits and enforces it at ${label}`, () => {
       const compiled = accept(schema);
-      assert.deepEqual(compiled.validate(good), { valid: true });
-      assert.equal(compiled.validate(bad).valid, false);
+      assert.deepEqual(compiled.validate(good), { status: 'valid' });
+      assert.equal(compiled.validate(bad).status, 'invalid');
     });
   }
 
@@ -435,7 +435,7 @@ describe('unevaluatedItems beside contains in 2019-09', () => {
 
   it('admits it in 2020-12, where contains does evaluate items', () => {
     const compiled = accept({ contains: { type: 'string' }, unevaluatedItems: false });
-    assert.deepEqual(compiled.validate(['a']), { valid: true });
-    assert.equal(compiled.validate(['a', 1]).valid, false);
+    assert.deepEqual(compiled.validate(['a']), { status: 'valid' });
+    assert.equal(compiled.validate(['a', 1]).status, 'invalid');
   });
 });

@@ -41,7 +41,7 @@ describe('createEngine cache', () => {
   it('caches refusals too: a refused schema is not recompiled', async () => {
     const engine = createEngine();
     const first = await engine.compile(remote);
-    assert.equal(!first.result.ok && first.result.refusal.code, 'remote_ref');
+    assert.equal(first.result.status === 'refused' && first.result.refusal.code, 'remote_ref');
     for (let i = 0; i < 3; i++) {
       const again = await engine.compile(structuredClone(remote));
       assert.deepEqual(again.result, first.result);
@@ -54,8 +54,8 @@ describe('createEngine cache', () => {
   it('answers validate with the cached refusal', async () => {
     const engine = createEngine();
     const outcome = await engine.validate(remote, { a: 1 });
-    assert.ok('refused' in outcome);
-    assert.equal(outcome.refused.code, 'remote_ref');
+    assert.ok(outcome.status === 'refused');
+    assert.equal(outcome.refusal.code, 'remote_ref');
   });
 
   it('does not grow compiles when validating the same schema many times', async () => {
@@ -78,11 +78,11 @@ describe('createEngine cache', () => {
     const engine = createEngine();
     const { fingerprint: print } = await engine.compile({ type: 'object', required: ['city'] });
     assert.deepEqual(await engine.validate(print, {}), {
-      valid: false,
+      status: 'invalid',
       issues: [{ path: '$', keyword: 'required', message: 'missing required property "city"' }],
     });
-    assert.deepEqual(await engine.validate(print, { city: 'Oslo' }), { valid: true });
-    assert.deepEqual(await engine.validateJson(print, '{"city": "Oslo"}'), { valid: true });
+    assert.deepEqual(await engine.validate(print, { city: 'Oslo' }), { status: 'valid' });
+    assert.deepEqual(await engine.validateJson(print, '{"city": "Oslo"}'), { status: 'valid' });
   });
 
   it('throws EngineError UNKNOWN_FINGERPRINT for a fingerprint never compiled', async () => {
@@ -104,8 +104,8 @@ describe('createEngine cache', () => {
     const c = await engine.compile({ type: 'boolean' });
     assert.equal(engine.stats().cachedSchemas, 2);
     throwsWithCode(() => engine.validate(b.fingerprint, 1), 'UNKNOWN_FINGERPRINT');
-    assert.deepEqual(await engine.validate(a.fingerprint, 'x'), { valid: true });
-    assert.deepEqual(await engine.validate(c.fingerprint, true), { valid: true });
+    assert.deepEqual(await engine.validate(a.fingerprint, 'x'), { status: 'valid' });
+    assert.deepEqual(await engine.validate(c.fingerprint, true), { status: 'valid' });
   });
 
   it('recompiles an evicted schema when it is seen again', async () => {
@@ -120,7 +120,7 @@ describe('createEngine cache', () => {
   it('applies its own policy to compiled schemas', async () => {
     const engine = createEngine({ policy: { maxSubschemaDepth: 1 } });
     const { result } = await engine.compile({ properties: { a: { properties: { b: {} } } } });
-    assert.equal(!result.ok && result.refusal.code, 'too_deep');
+    assert.equal(result.status === 'refused' && result.refusal.code, 'too_deep');
     assert.equal(engine.policy.maxSubschemaDepth, 1);
     assert.equal(engine.policy.maxSubschemas, 10_000);
   });
@@ -129,14 +129,14 @@ describe('createEngine cache', () => {
     const engine = createEngine();
     const { fingerprint: print, result } = await engine.compile({ description: '\ud800' });
     assert.equal(print, '');
-    assert.equal(!result.ok && result.refusal.code, 'invalid_schema');
+    assert.equal(result.status === 'refused' && result.refusal.code, 'invalid_schema');
   });
 
   it('still refuses a 5,000-deep schema for its depth though it cannot be fingerprinted', async () => {
     let schema: unknown = {};
     for (let i = 0; i < 5000; i++) schema = { properties: { a: schema } };
     const { result } = await createEngine().compile(schema);
-    assert.equal(!result.ok && result.refusal.code, 'too_deep');
+    assert.equal(result.status === 'refused' && result.refusal.code, 'too_deep');
   });
 });
 
@@ -256,7 +256,7 @@ describe('memory bound of the compiled-schema cache', () => {
       for (let i = 0; i < copies; i++) {
         const { result } = await engine.compile(JSON.parse(JSON.stringify(make(i))));
         estimate += compiledWeight(result);
-        if (result.ok) result.schema.validate(instance);
+        if (result.status === 'accepted') result.schema.validate(instance);
       }
       settleHeap();
       const ratio = estimate / (process.memoryUsage().heapUsed - before);
@@ -276,7 +276,7 @@ describe('memory bound of the compiled-schema cache', () => {
       gc();
       const before = process.memoryUsage().heapUsed;
       const engine = createEngine({ maxCacheBytes: cap });
-      for (let i = 0; i < 10; i++) assert.ok((await engine.compile(JSON.parse(JSON.stringify(make(i))))).result.ok);
+      for (let i = 0; i < 10; i++) assert.ok((await engine.compile(JSON.parse(JSON.stringify(make(i))))).result.status === 'accepted');
       gc();
       const held = process.memoryUsage().heapUsed - before;
       // Ten retain 6-20 MB when all are kept (bench/cache-cost.ts --heap).
@@ -293,10 +293,10 @@ describe('memory bound of the compiled-schema cache', () => {
       () => engine.validateArguments(a?.fingerprint ?? '', {}),
       (error: unknown) => (error as { code?: unknown }).code === 'UNKNOWN_FINGERPRINT',
     );
-    assert.deepEqual(engine.validateArguments(b?.fingerprint ?? '', {}), { valid: true });
+    assert.deepEqual(engine.validateArguments(b?.fingerprint ?? '', {}), { status: 'valid' });
     const [again] = await engine.compileTools([{ name: 'a', inputSchema: { required: ['x'], type: 'object' } }]);
     assert.equal(again?.fingerprint, a?.fingerprint);
-    assert.equal((engine.validateArguments(a?.fingerprint ?? '', {}) as { valid?: boolean }).valid, false);
+    assert.equal(engine.validateArguments(a?.fingerprint ?? '', {}).status, 'invalid');
   });
 
   it('answers a known tool from the tool cache: the same verdict, no compile, one hit per schema', async () => {

@@ -36,14 +36,14 @@ describe('$schema resolution', () => {
   }
 
   it('falls back to a caller-chosen dialect only when $schema is absent', () => {
-    assert.deepEqual(resolveDialect({ type: 'object' }, 'draft-07'), { ok: true, dialect: 'draft-07' });
-    assert.deepEqual(resolveDialect({ $schema: draft04 }, 'draft-07'), { ok: true, dialect: 'draft-04' });
+    assert.deepEqual(resolveDialect({ type: 'object' }, 'draft-07'), { status: 'accepted', dialect: 'draft-07' });
+    assert.deepEqual(resolveDialect({ $schema: draft04 }, 'draft-07'), { status: 'accepted', dialect: 'draft-04' });
   });
 
   it('uses defaultDialect for a schema without $schema', () => {
     const compiled = accept({ items: [{ type: 'string' }], additionalItems: false }, { defaultDialect: 'draft-07' });
     assert.equal(compiled.dialect, 'draft-07');
-    assert.equal(compiled.validate(['a', 'b']).valid, false);
+    assert.equal(compiled.validate(['a', 'b']).status, 'invalid');
   });
 });
 
@@ -67,7 +67,7 @@ describe('draft-04', () => {
 
   it('ignores "const" with an ignored_keyword warning', () => {
     const compiled = accept({ $schema: draft04, const: 5 });
-    assert.equal(compiled.validate(6).valid, true);
+    assert.equal(compiled.validate(6).status, 'valid');
     assert.deepEqual(
       compiled.warnings.map((w) => w.code),
       ['ignored_keyword'],
@@ -78,7 +78,7 @@ describe('draft-04', () => {
   it('ignores "if"/"then" with a warning', () => {
     // biome-ignore lint/suspicious/noThenProperty: `then` is a JSON Schema keyword.
     const compiled = accept({ $schema: draft04, if: { type: 'string' }, then: { minLength: 3 } });
-    assert.equal(compiled.validate('a').valid, true);
+    assert.equal(compiled.validate('a').status, 'valid');
     assert.ok(compiled.warnings.some((w) => w.code === 'ignored_keyword'));
   });
 
@@ -161,13 +161,13 @@ describe('draft-07', () => {
 
   it('ignores 2019+ "dependentRequired" with an ignored_keyword warning', () => {
     const compiled = accept({ $schema: draft07, dependentRequired: { a: ['b'] } });
-    assert.equal(compiled.validate({ a: 1 }).valid, true);
+    assert.equal(compiled.validate({ a: 1 }).status, 'valid');
     assert.equal(compiled.warnings[0]?.code, 'ignored_keyword');
   });
 
   it('ignores "prefixItems" in draft-07', () => {
     const compiled = accept({ $schema: draft07, prefixItems: [{ type: 'string' }] });
-    assert.equal(compiled.validate([1]).valid, true);
+    assert.equal(compiled.validate([1]).status, 'valid');
     assert.equal(compiled.warnings[0]?.code, 'ignored_keyword');
   });
 
@@ -193,8 +193,8 @@ describe('draft-06', () => {
   it('is handled with draft-07 rules: "contains" applies', () => {
     const compiled = accept({ $schema: draft06, contains: { type: 'string' } });
     assert.equal(compiled.dialect, 'draft-06');
-    assert.equal(compiled.validate([1, 2]).valid, false);
-    assert.equal(compiled.validate([1, 'a']).valid, true);
+    assert.equal(compiled.validate([1, 2]).status, 'invalid');
+    assert.equal(compiled.validate([1, 'a']).status, 'valid');
   });
 
   it('ignores siblings of "$ref" like draft-07, with a warning', () => {
@@ -203,7 +203,7 @@ describe('draft-06', () => {
       definitions: { count: { type: 'integer' } },
       properties: { n: { $ref: '#/definitions/count', maximum: 3 } },
     });
-    assert.equal(compiled.validate({ n: 100 }).valid, true);
+    assert.equal(compiled.validate({ n: 100 }).status, 'valid');
     assert.equal(compiled.warnings[0]?.code, 'ref_siblings_ignored');
   });
 });
@@ -225,7 +225,7 @@ describe('2019-09', () => {
 
   it('ignores "prefixItems", which 2019-09 does not define', () => {
     const compiled = accept({ $schema: draft2019, prefixItems: [{ type: 'string' }] });
-    assert.equal(compiled.validate([1]).valid, true);
+    assert.equal(compiled.validate([1]).status, 'valid');
     assert.equal(compiled.warnings[0]?.code, 'ignored_keyword');
   });
 });
@@ -240,8 +240,8 @@ describe('2020-12', () => {
 
   it('reads an array "items" as prefixItems with a legacy_tuple_items warning', () => {
     const compiled = accept({ items: [{ type: 'string' }] });
-    assert.equal(compiled.validate([1]).valid, false);
-    assert.equal(compiled.validate(['a', 1]).valid, true);
+    assert.equal(compiled.validate([1]).status, 'invalid');
+    assert.equal(compiled.validate(['a', 1]).status, 'valid');
     assert.equal(compiled.warnings[0]?.code, 'legacy_tuple_items');
   });
 
@@ -273,13 +273,13 @@ describe('draft-03 leftovers', () => {
   it('admits "required": false inside a property with a draft3_required warning', () => {
     const compiled = accept({ type: 'object', properties: { city: { required: false } } });
     assert.equal(compiled.warnings[0]?.code, 'draft3_required');
-    assert.equal(compiled.validate({}).valid, true);
+    assert.equal(compiled.validate({}).status, 'valid');
   });
 
   it('admits "required": true in draft-07 with a draft3_required warning', () => {
     const compiled = accept({ $schema: draft07, type: 'object', properties: { city: { type: 'string', required: true } } });
     assert.ok(compiled.warnings.some((w) => w.code === 'draft3_required'));
-    assert.equal(compiled.validate({ city: 3 }).valid, false);
+    assert.equal(compiled.validate({ city: 3 }).status, 'invalid');
   });
 });
 

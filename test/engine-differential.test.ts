@@ -56,7 +56,7 @@ function forEngine(value: Json, viaText: boolean): unknown {
 /** The engine's verdict for one pair: a boolean, or the refusal code when the policy refuses the schema. */
 function engineVerdict(schema: Schema, instance: Json): boolean | string {
   const compiled = compileSchema(schema);
-  return compiled.ok ? compiled.schema.validate(instance).valid : compiled.refusal.code;
+  return compiled.status === 'accepted' ? compiled.schema.validate(instance).status === 'valid' : compiled.refusal.code;
 }
 
 /** Hyperjump's verdict for one pair (throws if hyperjump will not compile the schema). */
@@ -117,7 +117,10 @@ async function explain(pair: DifferentialPair, tally: Tally): Promise<void> {
 async function checkCase(input: Case, tally: Tally): Promise<void> {
   const compiled = compileSchema(forEngine(input.schema as Json, input.viaText));
   tally.pairs += input.instances.length;
-  if (!compiled.ok && reviewedRefusals.some((entry) => entry.code === compiled.refusal.code && entry.applies(input.schema))) {
+  if (
+    compiled.status === 'refused' &&
+    reviewedRefusals.some((entry) => entry.code === compiled.refusal.code && entry.applies(input.schema))
+  ) {
     bump(tally.refused, compiled.refusal.code, input.instances.length);
     return;
   }
@@ -127,7 +130,10 @@ async function checkCase(input: Case, tally: Tally): Promise<void> {
     return;
   }
   for (const instance of input.instances) {
-    const engine = compiled.ok ? compiled.schema.validate(forEngine(instance, input.viaText)).valid : compiled.refusal.code;
+    const engine =
+      compiled.status === 'accepted'
+        ? compiled.schema.validate(forEngine(instance, input.viaText)).status === 'valid'
+        : compiled.refusal.code;
     const pair: DifferentialPair = { dialect: input.dialect, schema: input.schema, instance, engine, hyperjump: oracle.validate(instance) };
     if (engine === pair.hyperjump) {
       if (engine) tally.agreeValid++;

@@ -38,21 +38,22 @@ const outside: [unknown, RegExp][] = [
 
 describe('checkElicitationSchema', () => {
   it('compiles the spec schema it is compared with', () => {
-    assert.equal(requestedSchemaSchema.ok, true);
+    assert.equal(requestedSchemaSchema.status, 'accepted');
   });
 
   for (const schema of subset) {
     it(`admits ${JSON.stringify(schema).slice(0, 90)}`, () => {
-      assert.deepEqual(checkElicitationSchema(schema), { ok: true });
-      if (requestedSchemaSchema.ok) assert.deepEqual(requestedSchemaSchema.schema.validate(schema), { valid: true }, 'the spec agrees');
+      assert.deepEqual(checkElicitationSchema(schema), { status: 'accepted' });
+      if (requestedSchemaSchema.status === 'accepted')
+        assert.deepEqual(requestedSchemaSchema.schema.validate(schema), { status: 'valid' }, 'the spec agrees');
     });
   }
 
   for (const [schema, reason] of outside) {
     it(`refuses ${JSON.stringify(schema).slice(0, 90)}`, () => {
       const result = checkElicitationSchema(schema);
-      assert.equal(result.ok, false);
-      assert.match(result.ok ? '' : result.message, reason);
+      assert.equal(result.status, 'refused');
+      assert.match(result.status === 'refused' ? result.refusal.message : '', reason);
     });
   }
 

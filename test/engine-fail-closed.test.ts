@@ -24,9 +24,9 @@ const own = (entries: [string, unknown][]): Record<string, unknown> => Object.fr
 const escapeRegExp = (text: string): string => text.replace(/[$^\\.*+?()[\]{}|]/g, '\\$&');
 
 function issuesOf(outcome: ValidationOutcome): readonly Issue[] {
-  assert.ok(!('refused' in outcome), `refused: ${JSON.stringify(outcome)}`);
-  assert.equal(outcome.valid, false, 'expected invalid');
-  return outcome.valid ? [] : outcome.issues;
+  assert.ok(outcome.status !== 'refused', `refused: ${JSON.stringify(outcome)}`);
+  assert.equal(outcome.status, 'invalid', 'expected invalid');
+  return outcome.issues;
 }
 
 const lines = (issues: readonly Issue[]): string[] => issues.map((issue) => `${issue.path}: ${issue.message}`);
@@ -42,7 +42,7 @@ describe('keys named like keywords or prototype members are keys', () => {
           ['properties', own([[key, { type: 'object', required: ['path'] }]])],
         ]);
         assert.deepEqual(lines(issuesOf(await engine.validate(schema, own([[key, {}]])))), [`${at}: missing required property "path"`]);
-        assert.deepEqual(await engine.validate(schema, own([[key, { path: 1 }]])), { valid: true });
+        assert.deepEqual(await engine.validate(schema, own([[key, { path: 1 }]])), { status: 'valid' });
       });
 
       it(`reports ${at} under patternProperties (${dialect})`, async () => {
@@ -67,7 +67,7 @@ describe('keys named like keywords or prototype members are keys', () => {
               ['z', 2],
             ]),
           ),
-          { valid: true },
+          { status: 'valid' },
         );
       });
 
@@ -220,9 +220,9 @@ describe('invalid means at least one issue (property, against hyperjump)', () =>
         const oracle = await compileWithOracle(schema as never, '2020-12');
         assert.ok(oracle.ok, oracle.ok ? '' : oracle.error);
         const outcome = await engine.validate(schema as object, instance);
-        assert.ok(!('refused' in outcome), JSON.stringify(outcome));
-        assert.equal(outcome.valid, oracle.validate(instance as never), JSON.stringify(outcome));
-        if (!outcome.valid) {
+        assert.ok(outcome.status !== 'refused', JSON.stringify(outcome));
+        assert.equal(outcome.status === 'valid', oracle.validate(instance as never), JSON.stringify(outcome));
+        if (outcome.status === 'invalid') {
           assert.ok(outcome.issues.length >= 1);
           for (const issue of outcome.issues) assert.doesNotMatch(issue.message, /\bundefined\b/);
         }
@@ -235,8 +235,8 @@ describe('invalid means at least one issue (property, against hyperjump)', () =>
 describe('tool lists: malformed and duplicated names are refused (invalid_tool)', () => {
   const tool = (name: unknown, extra: Record<string, unknown> = {}) => ({ name, inputSchema: { type: 'object' }, ...extra });
   const refusal = (verdict: ToolVerdict | undefined) =>
-    verdict?.input?.ok === false
-      ? [verdict.name, verdict.verdict, verdict.fingerprint, verdict.input.code, verdict.input.message]
+    verdict?.input?.status === 'refused'
+      ? [verdict.name, verdict.status, verdict.fingerprint, verdict.input.refusal.code, verdict.input.refusal.message]
       : verdict;
 
   it('refuses every definition of a duplicated name, naming the name and the count, and accepts the rest', async () => {
@@ -250,16 +250,16 @@ describe('tool lists: malformed and duplicated names are refused (invalid_tool)'
     assert.deepEqual(refusal(verdicts[0]), ['search', 'refused', '', 'invalid_tool', message]);
     assert.deepEqual(refusal(verdicts[2]), ['search', 'refused', '', 'invalid_tool', message]);
     assert.deepEqual(refusal(verdicts[3]), ['search', 'refused', '', 'invalid_tool', message]);
-    assert.equal(verdicts[1]?.verdict, 'accepted');
+    assert.equal(verdicts[1]?.status, 'accepted');
   });
 
   it('refuses a duplicate even when one definition was accepted and cached before, and never caches the refusal', async () => {
     const engine = createEngine();
     const [alone] = await engine.compileTools([tool('search')]);
-    assert.equal(alone?.verdict, 'accepted');
+    assert.equal(alone?.status, 'accepted');
     const twice = await engine.compileTools([tool('search'), tool('search')]);
     assert.deepEqual(
-      twice.map((verdict) => verdict.verdict),
+      twice.map((verdict) => verdict.status),
       ['refused', 'refused'],
     );
     assert.deepEqual(await engine.compileTools([tool('search')]), [alone]);
@@ -274,7 +274,7 @@ describe('tool lists: malformed and duplicated names are refused (invalid_tool)'
       'invalid_tool',
       'tool name "a\\udc00b" holds a lone UTF-16 surrogate: not well-formed Unicode',
     ]);
-    assert.equal(pair?.verdict, 'accepted');
+    assert.equal(pair?.status, 'accepted');
     assert.equal(pair?.fingerprint, await toolFingerprint(tool('a\ud83d\ude00b')));
   });
 
@@ -347,7 +347,7 @@ describe('elicitation answers hold only what the form asked for', () => {
   });
 
   it('accepts an answer of asked fields only; an undefined member is no member', async () => {
-    assert.deepEqual(await createEngine().validateElicitation(form, { name: 'Ada', age: 3, extra: undefined }), { valid: true });
+    assert.deepEqual(await createEngine().validateElicitation(form, { name: 'Ada', age: 3, extra: undefined }), { status: 'valid' });
   });
 
   it('leaves a value that is not a plain object to validation (not laundered into one)', () => {

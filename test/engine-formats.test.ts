@@ -57,8 +57,8 @@ describe('form mode (elicitation)', () => {
 
   it('compiles the same schema differently per mode', () => {
     const schema = { type: 'string', format: 'email' };
-    assert.equal(accept(schema).validate('nope').valid, true);
-    assert.equal(accept(schema, form).validate('nope').valid, false);
+    assert.equal(accept(schema).validate('nope').status, 'valid');
+    assert.equal(accept(schema, form).validate('nope').status, 'invalid');
   });
 });
 
@@ -66,12 +66,12 @@ describe('engine modes', () => {
   it('asserts form formats in validateElicitation and not in validate', async () => {
     const engine = createEngine();
     const schema = { type: 'object', properties: { email: { type: 'string', format: 'email' } } };
-    assert.deepEqual(await engine.validate(schema, { email: 'nope' }), { valid: true });
+    assert.deepEqual(await engine.validate(schema, { email: 'nope' }), { status: 'valid' });
     assert.deepEqual(await engine.validateElicitation(schema, { email: 'nope' }), {
-      valid: false,
+      status: 'invalid',
       issues: [{ path: '$.email', keyword: 'format', message: '"nope" is not a valid email' }],
     });
-    assert.deepEqual(await engine.validate(schema, { email: 'nope' }), { valid: true });
+    assert.deepEqual(await engine.validate(schema, { email: 'nope' }), { status: 'valid' });
   });
 
   it('treats formats as annotations in tool arguments', async () => {
@@ -79,7 +79,7 @@ describe('engine modes', () => {
     const [verdict] = await engine.compileTools([
       { name: 'mail', inputSchema: { type: 'object', properties: { to: { type: 'string', format: 'email' } } } },
     ]);
-    assert.deepEqual(engine.validateArguments(verdict?.fingerprint ?? '', { to: 'nope' }), { valid: true });
+    assert.deepEqual(engine.validateArguments(verdict?.fingerprint ?? '', { to: 'nope' }), { status: 'valid' });
   });
 });
 

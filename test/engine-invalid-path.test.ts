@@ -25,10 +25,10 @@ function countingAdapter(): {
     id: `${inner.id}+counting`,
     compile(input) {
       const result = inner.compile(input);
-      if (!result.ok) return result;
+      if (result.status === 'refused') return result;
       const compiled = result.compiled;
       return {
-        ok: true,
+        status: 'accepted',
         compiled: {
           validate(instance, options) {
             const leaves = compiled.validate(instance, options);
@@ -50,7 +50,7 @@ function compiledByAdapter(schema: unknown): CompiledAdapterSchema {
     id: inner.id,
     compile(input) {
       const result = inner.compile(input);
-      if (result.ok) compiled = result.compiled;
+      if (result.status === 'accepted') compiled = result.compiled;
       return result;
     },
   };
@@ -222,8 +222,7 @@ describe('no bare RangeError', () => {
     const input = hostileInputs.find((candidate) => candidate.name === '1,000 wrong conditions');
     assert.ok(input);
     const verdict = accept(input.schema).validate(input.instance);
-    assert.equal(verdict.valid, false);
-    if (verdict.valid) return;
+    assert.equal(verdict.status, 'invalid');
     assert.equal(verdict.issues[0]?.keyword, 'type');
     assert.equal(verdict.issues.at(-1)?.keyword, 'maxIssues');
   });
@@ -231,8 +230,7 @@ describe('no bare RangeError', () => {
   it('falls back to the first failure, marked incomplete, when the full output overflows the stack', () => {
     // 200,000 wrong items: cfworker spreads their 400,000 output units into one push, past any call stack.
     const verdict = accept(overflowing, { policy: roomy }).validate({ a: Array.from({ length: 200_000 }, () => 0) });
-    assert.equal(verdict.valid, false);
-    if (verdict.valid) return;
+    assert.equal(verdict.status, 'invalid');
     assert.deepEqual(verdict.issues[0], { path: '$.a[0]', keyword: 'type', message: 'got integer, want string' });
     assert.ok(
       verdict.issues.some((issue) => issue.keyword === 'incomplete' && issue.path === '$'),
@@ -241,7 +239,7 @@ describe('no bare RangeError', () => {
   });
 
   it('keeps the verdict exact on the fallback path', () => {
-    assert.equal(accept(overflowing, { policy: roomy }).validate({ a: Array.from({ length: 200_000 }, () => 'x') }).valid, true);
+    assert.equal(accept(overflowing, { policy: roomy }).validate({ a: Array.from({ length: 200_000 }, () => 'x') }).status, 'valid');
   });
 });
 
@@ -314,14 +312,14 @@ describe('uniqueItems when the engine vouches for unique arrays', () => {
     const input = hostileInputs.find((candidate) => candidate.name === 'uniqueItems on 40,000 integers, duplicate at the end');
     assert.ok(input);
     const verdict = accept(input.schema).validate(input.instance);
-    assert.equal(verdict.valid, false);
-    assert.equal(accept(input.schema).validate((input.instance as number[]).slice(0, -1)).valid, true);
+    assert.equal(verdict.status, 'invalid');
+    assert.equal(accept(input.schema).validate((input.instance as number[]).slice(0, -1)).status, 'valid');
   });
 
   it('passes the flag from the engine for duplicate-free arrays', () => {
     const { adapter, calls } = countingAdapter();
     const compiled = accept({ type: 'array', uniqueItems: true }, { adapter });
-    assert.equal(compiled.validate([1, 2, 3]).valid, true);
+    assert.equal(compiled.validate([1, 2, 3]).status, 'valid');
     assert.equal(calls.at(-1)?.options?.uniqueItemsHold, true);
   });
 });

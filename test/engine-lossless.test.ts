@@ -114,7 +114,7 @@ describe('duplicate object keys', () => {
   it('makes validateJson report the repeat as a json issue', async () => {
     const engine = createEngine();
     assert.deepEqual(await engine.validateJson({ type: 'object' }, '{"a":1,"a":1}'), {
-      valid: false,
+      status: 'invalid',
       issues: [{ path: '$', keyword: 'json', message: 'not valid JSON: duplicate object key "a" at position 7' }],
     });
   });

@@ -53,8 +53,8 @@ function sortedJson(value: unknown): string {
 
 /** Checks the shape every verdict must have: valid, or a non-empty list of well-formed issues. */
 function assertWellFormed(verdict: Verdict): void {
-  if (verdict.valid) {
-    assert.deepEqual(Object.keys(verdict), ['valid']);
+  if (verdict.status === 'valid') {
+    assert.deepEqual(Object.keys(verdict), ['status']);
     return;
   }
   assert.ok(verdict.issues.length > 0);
@@ -92,8 +92,8 @@ describe('trivial schemas', () => {
   it('accepts every JSON value with {} and true', () => {
     fc.assert(
       fc.property(json, (value) => {
-        assert.deepEqual(empty.validate(value), { valid: true });
-        assert.deepEqual(yes.validate(value), { valid: true });
+        assert.deepEqual(empty.validate(value), { status: 'valid' });
+        assert.deepEqual(yes.validate(value), { status: 'valid' });
       }),
       runs,
     );
@@ -103,9 +103,9 @@ describe('trivial schemas', () => {
     fc.assert(
       fc.property(json, (value) => {
         const verdict = no.validate(value);
-        assert.equal(verdict.valid, false);
-        assert.equal(!verdict.valid && verdict.issues.length, 1);
-        assert.equal(!verdict.valid && verdict.issues[0].path, '$');
+        assert.equal(verdict.status, 'invalid');
+        assert.equal(verdict.status === 'invalid' && verdict.issues.length, 1);
+        assert.equal(verdict.status === 'invalid' && verdict.issues[0].path, '$');
       }),
       runs,
     );
@@ -119,8 +119,8 @@ describe('type', () => {
     fc.assert(
       fc.property(json, fc.constantFrom(...typeNames), (value, type) => {
         const verdict = (compiled.get(type) as CompiledSchema).validate(value);
-        assert.equal(verdict.valid, hasType(value, type), `${JSON.stringify(value)} as ${type}`);
-        if (!verdict.valid) {
+        assert.equal(verdict.status === 'valid', hasType(value, type), `${JSON.stringify(value)} as ${type}`);
+        if (verdict.status === 'invalid') {
           assert.equal(verdict.issues.length, 1);
           assert.equal(verdict.issues[0].keyword, 'type');
           assert.match(verdict.issues[0].message, new RegExp(`^got [a-z]+, want ${type}$`));
@@ -135,7 +135,7 @@ describe('type', () => {
       fc.property(json, fc.uniqueArray(fc.constantFrom(...typeNames), { minLength: 1, maxLength: 3 }), (value, types) => {
         const verdict = accept({ type: types }).validate(value);
         assert.equal(
-          verdict.valid,
+          verdict.status === 'valid',
           types.some((type) => hasType(value, type)),
         );
       }),
@@ -224,7 +224,7 @@ describe('robustness', () => {
     fc.assert(
       fc.property(json, (value) => {
         const result = compileSchema(value);
-        if (!result.ok) assert.match(result.refusal.code, /^[a-z_]+$/);
+        if (result.status === 'refused') assert.match(result.refusal.code, /^[a-z_]+$/);
         else assertWellFormed(result.schema.validate(value));
       }),
       runs,
@@ -238,9 +238,9 @@ describe('paths', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 12 }), (key) => {
         const verdict = compiled.validate(Object.fromEntries([[key, 1]]));
-        assert.equal(verdict.valid, false);
+        assert.equal(verdict.status, 'invalid');
         const expected = identifier.test(key) ? `$.${key}` : `$[${JSON.stringify(key)}]`;
-        assert.equal(!verdict.valid && verdict.issues[0].path, expected);
+        assert.equal(verdict.status === 'invalid' && verdict.issues[0].path, expected);
         assert.equal(jsonPath([key]), expected);
       }),
       runs,
@@ -255,7 +255,7 @@ describe('paths', () => {
         const list: unknown[] = [...items];
         list[at] = 0;
         const verdict = compiled.validate(list);
-        assert.deepEqual(!verdict.valid && verdict.issues.map((issue) => issue.path), [`$[${at}]`]);
+        assert.deepEqual(verdict.status === 'invalid' && verdict.issues.map((issue) => issue.path), [`$[${at}]`]);
       }),
       runs,
     );
@@ -290,7 +290,7 @@ describe('big integers', () => {
     fc.assert(
       fc.property(bigInteger, bigInteger, (value, bound) => {
         const verdict = accept(lossless(`{"maximum": ${bound}}`)).validate(lossless(String(value)));
-        assert.equal(verdict.valid, value <= bound, `${value} <= ${bound}`);
+        assert.equal(verdict.status === 'valid', value <= bound, `${value} <= ${bound}`);
       }),
       runs,
     );
@@ -300,7 +300,7 @@ describe('big integers', () => {
     fc.assert(
       fc.property(bigInteger, bigInteger, (value, bound) => {
         const verdict = accept(lossless(`{"exclusiveMinimum": ${bound}}`)).validate(value);
-        assert.equal(verdict.valid, value > bound, `${value} > ${bound}`);
+        assert.equal(verdict.status === 'valid', value > bound, `${value} > ${bound}`);
       }),
       runs,
     );
@@ -311,7 +311,7 @@ describe('big integers', () => {
       fc.property(bigInteger, fc.integer({ min: -3, max: 3 }), (value, offset) => {
         const other = value + BigInt(offset);
         const verdict = accept(lossless(`{"const": ${value}}`)).validate(lossless(String(other)));
-        assert.equal(verdict.valid, offset === 0);
+        assert.equal(verdict.status === 'valid', offset === 0);
       }),
       runs,
     );
@@ -321,8 +321,8 @@ describe('big integers', () => {
     fc.assert(
       fc.property(inexactBigInteger, fc.integer({ min: 1, max: 1000 }), (value, divisor) => {
         const verdict = accept({ multipleOf: divisor }).validate(lossless(String(value)));
-        assert.equal(verdict.valid, value % BigInt(divisor) === 0n, `${value} % ${divisor}`);
-        if (!verdict.valid) assert.equal(verdict.issues[0].message, `got ${value}, want a multiple of ${divisor}`);
+        assert.equal(verdict.status === 'valid', value % BigInt(divisor) === 0n, `${value} % ${divisor}`);
+        if (verdict.status === 'invalid') assert.equal(verdict.issues[0].message, `got ${value}, want a multiple of ${divisor}`);
       }),
       runs,
     );
@@ -334,7 +334,7 @@ describe('big integers', () => {
       fc.property(fc.integer({ min: 1, max: 2 ** 20 }), fc.integer({ min: 53, max: 70 }), fc.integer({ min: 2, max: 1000 }), (m, k, d) => {
         const value = BigInt(m) * 2n ** BigInt(k);
         const verdict = accept({ multipleOf: d }).validate(lossless(String(value)));
-        assert.equal(verdict.valid, value % BigInt(d) === 0n, `${value} % ${d}`);
+        assert.equal(verdict.status === 'valid', value % BigInt(d) === 0n, `${value} % ${d}`);
       }),
       runs,
     );
@@ -344,9 +344,13 @@ describe('big integers', () => {
     fc.assert(
       fc.property(inexactBigInteger, (value) => {
         const nested = accept({ items: { const: 0 } }).validate(lossless(`[${value}]`));
-        assert.deepEqual(!nested.valid && nested.issues[0], { path: '$[0]', keyword: 'const', message: `got ${value}, want 0` });
+        assert.deepEqual(nested.status === 'invalid' && nested.issues[0], {
+          path: '$[0]',
+          keyword: 'const',
+          message: `got ${value}, want 0`,
+        });
         const bounded = accept({ const: 0 }).validate(lossless(String(value)));
-        assert.equal(!bounded.valid && bounded.issues[0].message, `got ${value}, want 0`);
+        assert.equal(bounded.status === 'invalid' && bounded.issues[0].message, `got ${value}, want 0`);
       }),
       runs,
     );

@@ -29,7 +29,7 @@ const fixtureFiles = [
 /** The issues of an instance as `path keyword` lines, or [] when valid. */
 function issueLines(compiled: CompiledSchema, instance: unknown): string[] {
   const verdict = compiled.validate(instance);
-  return verdict.valid ? [] : verdict.issues.map((issue) => `${issue.path} ${issue.keyword}`);
+  return verdict.status === 'valid' ? [] : verdict.issues.map((issue) => `${issue.path} ${issue.keyword}`);
 }
 
 describe('published tool schemas are admitted', () => {
@@ -40,10 +40,10 @@ describe('published tool schemas are admitted', () => {
       // zod-to-json-schema's named layout has no "type" at the root: its schema is enforced (below), but as a tool
       // definition MCP calls it malformed, so the tool is left out (docs/decisions/015-malformed-tools-excluded.md).
       if (verdict.name === 'create_issue') {
-        assert.equal(verdict.input?.ok === false && verdict.input.code, 'invalid_tool', JSON.stringify(verdict));
+        assert.equal(verdict.input?.status === 'refused' && verdict.input.refusal.code, 'invalid_tool', JSON.stringify(verdict));
         continue;
       }
-      assert.equal(verdict.verdict, 'accepted', `${verdict.name}: ${JSON.stringify(verdict)}`);
+      assert.equal(verdict.status, 'accepted', `${verdict.name}: ${JSON.stringify(verdict)}`);
       assert.deepEqual(
         verdict.warnings.filter((w) => (w.code as string) === 'root_not_object' || (w.code as string) === 'missing_input_schema'),
         [],
@@ -96,7 +96,7 @@ describe('published tool schemas are admitted', () => {
       ],
     };
     assert.deepEqual(issueLines(compiled, { root: { title: 'a' }, filter, copyOf: { title: 'b' } }), []);
-    assert.equal(compiled.validate({ root: { title: 'a' }, filter: { and: [{ property: 'p', equals: null }] } }).valid, false);
+    assert.equal(compiled.validate({ root: { title: 'a' }, filter: { and: [{ property: 'p', equals: null }] } }).status, 'invalid');
     assert.deepEqual(issueLines(compiled, { root: { title: 'a' }, copyOf: { title: 3 } }), ['$.copyOf.title type']);
   });
 
@@ -114,7 +114,7 @@ describe('published tool schemas are admitted', () => {
     assert.deepEqual(issueLines(compiled, { channel: 'c', limit: 50, cursor: 'x', filters: { a: 'b' }, thread: 't' }), []);
     const verdict = compiled.validate({ channel: 'c', limit: 'ten', thread: 5, limitless: true });
     assert.deepEqual(verdict, {
-      valid: false,
+      status: 'invalid',
       issues: [
         { path: '$.limit', keyword: 'type', message: 'got string, want integer or null' },
         { path: '$.thread', keyword: 'type', message: 'got integer, want string or null' },
@@ -175,7 +175,7 @@ describe('a schema as large as the largest published', () => {
       dryRun: true,
     };
     const { value: verdict, ms } = timed(() => compiled.validate(good));
-    assert.deepEqual(verdict, { valid: true });
+    assert.deepEqual(verdict, { status: 'valid' });
     assert.ok(ms < 250, `validated in ${ms} ms`);
     const deepPath = '$.settings.level1.level2.level3.level4.level5.level6.level7.level8.level9.value';
     const bad = {
@@ -190,13 +190,13 @@ describe('a schema as large as the largest published', () => {
       lines.some((line) => line.startsWith('$.resources[0]')),
       lines.join('\n'),
     );
-    assert.equal(compiled.validate({ resources: [], unknown: 1 }).valid, false);
+    assert.equal(compiled.validate({ resources: [], unknown: 1 }).status, 'invalid');
   });
 
   it(`defines ${resourceKinds} resource kinds an instance may pick from`, () => {
     const compiled = accept(schema);
     const last = { resources: [{ name: 'x', region: 'ap-south-1', tags: ['a', 'b'] }] };
-    assert.deepEqual(compiled.validate(last), { valid: true });
+    assert.deepEqual(compiled.validate(last), { status: 'valid' });
   });
 });
 
@@ -257,7 +257,7 @@ describe('the MCP protocol schemas', () => {
 
     it(`${revision}: a sample Tool is valid against #/$defs/Tool`, () => {
       const compiled = accept({ $schema: spec.$schema, $ref: '#/$defs/Tool', $defs: spec.$defs });
-      assert.deepEqual(compiled.validate(sampleTool), { valid: true });
+      assert.deepEqual(compiled.validate(sampleTool), { status: 'valid' });
     });
 
     it(`${revision}: a broken Tool is reported at its paths`, () => {
@@ -275,7 +275,7 @@ describe('the MCP protocol schemas', () => {
       const compiled = accept({ $schema: spec.$schema, $ref: '#/$defs/ListToolsResult', $defs: spec.$defs });
       const verdict = compiled.validate({ tools: [sampleTool, { name: 'ping', inputSchema: { type: 'object' } }] });
       // 2026-07-28 adds required result fields; only the tools themselves are checked here.
-      const toolIssues = verdict.valid ? [] : verdict.issues.filter((issue) => issue.path.startsWith('$.tools'));
+      const toolIssues = verdict.status === 'valid' ? [] : verdict.issues.filter((issue) => issue.path.startsWith('$.tools'));
       assert.deepEqual(toolIssues, []);
     });
   }

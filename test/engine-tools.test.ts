@@ -24,9 +24,9 @@ describe('compileTools verdicts', () => {
     assert.deepEqual(verdict, {
       name: 'get_weather',
       fingerprint: await toolFingerprint(weather),
-      verdict: 'accepted',
-      input: { ok: true },
-      output: { ok: true },
+      status: 'accepted',
+      input: { status: 'accepted' },
+      output: { status: 'accepted' },
       warnings: [],
     });
   });
@@ -34,31 +34,31 @@ describe('compileTools verdicts', () => {
   it('gives null for a schema the tool does not have', async () => {
     const [verdict] = await verdictsOf([{ name: 'ping', inputSchema: { type: 'object' } }]);
     assert.equal(verdict?.output, null);
-    assert.deepEqual(verdict?.input, { ok: true });
+    assert.deepEqual(verdict?.input, { status: 'accepted' });
   });
 
   it('refuses a tool whose outputSchema is refused, and says which schema', async () => {
     const [verdict] = await verdictsOf([remoteOutput]);
-    assert.equal(verdict?.verdict, 'refused');
-    assert.deepEqual(verdict?.input, { ok: true });
-    assert.equal(verdict?.output?.ok, false);
-    assert.equal(verdict?.output?.ok === false && verdict.output.code, 'remote_ref');
-    assert.ok(verdict?.output?.ok === false && verdict.output.message.startsWith('outputSchema: '));
+    assert.equal(verdict?.status, 'refused');
+    assert.deepEqual(verdict?.input, { status: 'accepted' });
+    assert.equal(verdict?.output?.status, 'refused');
+    assert.equal(verdict?.output?.status === 'refused' && verdict.output.refusal.code, 'remote_ref');
+    assert.ok(verdict?.output?.status === 'refused' && verdict.output.refusal.message.startsWith('outputSchema: '));
   });
 
   it('refuses a tool whose inputSchema is refused, naming the location', async () => {
     const [verdict] = await verdictsOf([remoteInput]);
-    assert.equal(verdict?.verdict, 'refused');
-    assert.ok(verdict?.input?.ok === false);
-    assert.equal(verdict.input.code, 'remote_ref');
-    assert.ok(verdict.input.message.includes('#/properties/a/$ref'), verdict.input.message);
-    assert.ok(verdict.input.message.startsWith('inputSchema: '));
+    assert.equal(verdict?.status, 'refused');
+    assert.ok(verdict?.input?.status === 'refused');
+    assert.equal(verdict.input.refusal.code, 'remote_ref');
+    assert.ok(verdict.input.refusal.message.includes('#/properties/a/$ref'), verdict.input.refusal.message);
+    assert.ok(verdict.input.refusal.message.startsWith('inputSchema: '));
   });
 
   it('gives a verdict per tool, in order', async () => {
     const verdicts = await verdictsOf([weather, remoteOutput, remoteInput]);
     assert.deepEqual(
-      verdicts.map((v) => [v.name, v.verdict]),
+      verdicts.map((v) => [v.name, v.status]),
       [
         ['get_weather', 'accepted'],
         ['remote_out', 'refused'],
@@ -69,11 +69,13 @@ describe('compileTools verdicts', () => {
 
   it('refuses invalid_tool an input schema whose root is not type object, naming what it has', async () => {
     const [verdict] = await verdictsOf([{ name: 'echo', inputSchema: { type: 'string' } }]);
-    assert.equal(verdict?.verdict, 'refused');
+    assert.equal(verdict?.status, 'refused');
     assert.deepEqual(verdict?.input, {
-      ok: false,
-      code: 'invalid_tool',
-      message: 'tool "echo": "inputSchema" has "type": "string" at its root; MCP requires "type": "object"',
+      status: 'refused',
+      refusal: {
+        code: 'invalid_tool',
+        message: 'tool "echo": "inputSchema" has "type": "string" at its root; MCP requires "type": "object"',
+      },
     });
     assert.deepEqual(verdict?.warnings, []);
   });
@@ -89,7 +91,7 @@ describe('compileTools verdicts', () => {
       { name: 'listed', inputSchema: { type: ['object'] } },
     ]);
     assert.deepEqual(
-      verdicts.map((v) => v.input?.ok === false && v.input.message),
+      verdicts.map((v) => v.input?.status === 'refused' && v.input.refusal.message),
       [
         'tool "search": "inputSchema" has no "type" at its root; MCP requires "type": "object"',
         'tool "listed": "inputSchema" has "type": ["object"] at its root; MCP requires "type": "object"',
@@ -106,7 +108,11 @@ describe('compileTools verdicts', () => {
       { name: 'str', inputSchema: 'object' },
     ]);
     assert.deepEqual(
-      verdicts.map((v) => [v.verdict, v.input?.ok === false && v.input.code, v.input?.ok === false && v.input.message]),
+      verdicts.map((v) => [
+        v.status,
+        v.input?.status === 'refused' && v.input.refusal.code,
+        v.input?.status === 'refused' && v.input.refusal.message,
+      ]),
       [
         ['refused', 'invalid_tool', 'tool "bare" has no "inputSchema": MCP requires one, with "type": "object" at its root'],
         ['refused', 'invalid_tool', 'tool "nul": "inputSchema" is null, not a JSON Schema object with "type": "object"'],
@@ -131,7 +137,7 @@ describe('compileTools verdicts', () => {
     const arrayOut = { name: 'rows', inputSchema: { type: 'object' }, outputSchema: { type: 'array' } };
     const verdicts = await verdictsOf([{ name: 'nul_out', inputSchema: { type: 'object' }, outputSchema: null }, arrayOut]);
     assert.deepEqual(
-      verdicts.map((v) => [v.verdict, v.input?.ok === false ? v.input.message : 'ok']),
+      verdicts.map((v) => [v.status, v.input?.status === 'refused' ? v.input.refusal.message : 'ok']),
       [
         ['refused', 'tool "nul_out": "outputSchema" is null, not a JSON Schema object'],
         ['accepted', 'ok'],
@@ -140,16 +146,18 @@ describe('compileTools verdicts', () => {
     assert.equal(toolListRefusals([arrayOut], new Map(), '2026-07-28')[0], undefined);
     const [old] = toolListRefusals([arrayOut], new Map(), '2025-11-25');
     assert.deepEqual(old?.input, {
-      ok: false,
-      code: 'invalid_tool',
-      message: 'tool "rows": "outputSchema" has "type": "array" at its root; MCP 2025-11-25 requires "type": "object"',
+      status: 'refused',
+      refusal: {
+        code: 'invalid_tool',
+        message: 'tool "rows": "outputSchema" has "type": "array" at its root; MCP 2025-11-25 requires "type": "object"',
+      },
     });
   });
 
   it('leaves the good tools of a list with malformed ones accepted', async () => {
     const verdicts = await verdictsOf([{ name: 'bad' }, weather, { name: 'worse', inputSchema: { type: 'string' } }]);
     assert.deepEqual(
-      verdicts.map((v) => [v.name, v.verdict]),
+      verdicts.map((v) => [v.name, v.status]),
       [
         ['bad', 'refused'],
         ['get_weather', 'accepted'],
@@ -165,7 +173,7 @@ describe('compileTools verdicts', () => {
       outputSchema: { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object', const: {} },
     };
     const [verdict] = await verdictsOf([tool]);
-    assert.equal(verdict?.verdict, 'accepted');
+    assert.equal(verdict?.status, 'accepted');
     const byCode = new Map(verdict?.warnings.map((w) => [w.code, w.message]));
     assert.ok(byCode.get('draft3_required')?.startsWith('inputSchema: '));
     assert.ok(byCode.get('ignored_keyword')?.startsWith('outputSchema: '));
@@ -174,8 +182,8 @@ describe('compileTools verdicts', () => {
   it('refuses an entry that is not a tool, naming its index', async () => {
     const [verdict] = await verdictsOf([42]);
     assert.equal(verdict?.name, 'tools[0]');
-    assert.equal(verdict?.verdict, 'refused');
-    assert.equal(verdict?.input?.ok === false && verdict.input.code, 'invalid_tool');
+    assert.equal(verdict?.status, 'refused');
+    assert.equal(verdict?.input?.status === 'refused' && verdict.input.refusal.code, 'invalid_tool');
   });
 
   it('throws INVALID_ARGUMENT when the tool list is not an array', () => {
@@ -201,9 +209,9 @@ describe('validateArguments and validateStructured', () => {
     const engine = createEngine();
     const [verdict] = await engine.compileTools([weather]);
     const print = verdict?.fingerprint ?? '';
-    assert.deepEqual(engine.validateArguments(print, { city: 'Oslo', days: 3 }), { valid: true });
+    assert.deepEqual(engine.validateArguments(print, { city: 'Oslo', days: 3 }), { status: 'valid' });
     assert.deepEqual(engine.validateArguments(print, { days: 12 }), {
-      valid: false,
+      status: 'invalid',
       issues: [
         { path: '$', keyword: 'required', message: 'missing required property "city"' },
         { path: '$.days', keyword: 'maximum', message: 'got 12, want at most 10' },
@@ -215,9 +223,9 @@ describe('validateArguments and validateStructured', () => {
     const engine = createEngine();
     const [verdict] = await engine.compileTools([weather]);
     const print = verdict?.fingerprint ?? '';
-    assert.deepEqual(engine.validateStructured(print, { celsius: 21.5 }), { valid: true });
+    assert.deepEqual(engine.validateStructured(print, { celsius: 21.5 }), { status: 'valid' });
     assert.deepEqual(engine.validateStructured(print, { celsius: 'warm' }), {
-      valid: false,
+      status: 'invalid',
       issues: [{ path: '$.celsius', keyword: 'type', message: 'got string, want number' }],
     });
   });
@@ -226,14 +234,14 @@ describe('validateArguments and validateStructured', () => {
     const engine = createEngine();
     const [verdict] = await engine.compileTools([remoteOutput]);
     const outcome = engine.validateStructured(verdict?.fingerprint ?? '', {});
-    assert.ok('refused' in outcome);
-    assert.equal(outcome.refused.code, 'remote_ref');
+    assert.ok(outcome.status === 'refused');
+    assert.equal(outcome.refusal.code, 'remote_ref');
   });
 
   it('accepts any structuredContent for a tool without an outputSchema', async () => {
     const engine = createEngine();
     const [verdict] = await engine.compileTools([{ name: 'ping', inputSchema: { type: 'object' } }]);
-    assert.deepEqual(engine.validateStructured(verdict?.fingerprint ?? '', 'anything'), { valid: true });
+    assert.deepEqual(engine.validateStructured(verdict?.fingerprint ?? '', 'anything'), { status: 'valid' });
   });
 
   it('throws UNKNOWN_FINGERPRINT for a tool never compiled', () => {
@@ -263,9 +271,9 @@ describe('validateArguments and validateStructured', () => {
     const changed = { ...weather, inputSchema: { type: 'object', properties: { city: { type: 'integer' } } } };
     const [v2] = await engine.compileTools([changed]);
     assert.notEqual(v1?.fingerprint, v2?.fingerprint);
-    assert.deepEqual(engine.validateArguments(v1?.fingerprint ?? '', { city: 'Oslo' }), { valid: true });
+    assert.deepEqual(engine.validateArguments(v1?.fingerprint ?? '', { city: 'Oslo' }), { status: 'valid' });
     assert.deepEqual(engine.validateArguments(v2?.fingerprint ?? '', { city: 'Oslo' }), {
-      valid: false,
+      status: 'invalid',
       issues: [{ path: '$.city', keyword: 'type', message: 'got string, want integer' }],
     });
   });
@@ -287,8 +295,8 @@ describe('checks on a refused tool', () => {
       { name: 'b', inputSchema: { type: 'object' }, outputSchema: { pattern: '(' } },
     ]);
     const structured = engine.validateStructured(inputRefused?.fingerprint ?? '', {});
-    assert.equal('refused' in structured && structured.refused.code, 'remote_ref');
+    assert.equal(structured.status === 'refused' && structured.refusal.code, 'remote_ref');
     const args = engine.validateArguments(outputRefused?.fingerprint ?? '', {});
-    assert.equal('refused' in args && args.refused.code, 'invalid_pattern');
+    assert.equal(args.status === 'refused' && args.refusal.code, 'invalid_pattern');
   });
 });

@@ -16,7 +16,7 @@ const limits = { maxBytes: 1 << 24, maxDepth: 64 };
 
 function checked(schema: unknown): CheckedSchema {
   const result = checkSchema(schema, resolvePolicy(), 'annotate');
-  if (!result.ok) assert.fail(result.refusal.message);
+  if (result.status === 'refused') assert.fail(result.refusal.message);
   return result.checked;
 }
 
@@ -42,7 +42,7 @@ describe('the static work ceiling', () => {
       fc.assert(
         fc.property(pairs, ([schema, instances]) => {
           const result = checkSchema(schema, resolvePolicy(), 'annotate');
-          if (!result.ok) return;
+          if (result.status === 'refused') return;
           runs++;
           if (workBound(result.checked) !== null) bounded++;
           for (const instance of instances) {
@@ -126,7 +126,7 @@ describe('the static work ceiling', () => {
     fc.assert(
       fc.property(schema, fc.array(instance, { minLength: 1, maxLength: 3 }), (generated, instances) => {
         const result = checkSchema(generated, resolvePolicy(), 'annotate');
-        if (!result.ok) return;
+        if (result.status === 'refused') return;
         for (const value of instances) {
           const found = compare(result.checked, value);
           if (found === undefined) continue;
@@ -192,7 +192,7 @@ describe('the static work ceiling', () => {
     fc.assert(
       fc.property(schema, fc.array(object, { minLength: 1, maxLength: 3 }), (generated, instances) => {
         const result = checkSchema(generated, resolvePolicy(), 'annotate');
-        if (!result.ok) return;
+        if (result.status === 'refused') return;
         for (const value of instances) {
           const found = compare(result.checked, value);
           if (found === undefined) continue;
@@ -259,9 +259,9 @@ describe('the static work ceiling', () => {
     const visits = found.counted / 16;
     const tight = compileSchema(schema, { policy: resolvePolicy({ maxWork: visits - 1 }) });
     const roomy = compileSchema(schema, { policy: resolvePolicy({ maxWork: Math.ceil(found.ceiling / 16) }) });
-    assert.ok(tight.ok && roomy.ok);
+    assert.ok(tight.status === 'accepted' && roomy.status === 'accepted');
     const refused = tight.schema.validate(instance);
-    assert.deepEqual(refused.valid ? [] : refused.issues.map((issue) => issue.keyword), ['maxWork']);
-    assert.deepEqual(roomy.schema.validate(instance), { valid: true });
+    assert.deepEqual(refused.status === 'valid' ? [] : refused.issues.map((issue) => issue.keyword), ['maxWork']);
+    assert.deepEqual(roomy.schema.validate(instance), { status: 'valid' });
   });
 });

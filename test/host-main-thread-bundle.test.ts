@@ -78,7 +78,7 @@ describe('inline mode', () => {
     assert.equal(validator.policy.timeBudgetMs, 40);
     assert.equal(validator.policy.maxIssues, 7);
     const outcome = await validator.validate({ type: 'integer', minimum: 1 }, 0);
-    assert.ok('valid' in outcome && !outcome.valid);
+    assert.equal(outcome.status, 'invalid');
     await validator.close();
     await assert.rejects(validator.validate({ type: 'integer' }, 1), { code: 'CLOSED' });
   });
@@ -87,7 +87,7 @@ describe('inline mode', () => {
     const validator = createNodeValidator({ mode: 'inline', timeBudgetMs: 30 });
     assert.equal(validator.mode, 'inline');
     assert.equal(validator.policy.timeBudgetMs, 30);
-    assert.deepEqual(await validator.validate({ type: 'string' }, 'x'), { valid: true });
+    assert.deepEqual(await validator.validate({ type: 'string' }, 'x'), { status: 'valid' });
     await validator.close();
   });
 });

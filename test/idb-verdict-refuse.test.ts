@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createStore } from 'idb-keyval';
 import { createIdbVerdictCache, createValidator, withSchemaValidation } from '../src/host/node.ts';
+import type { ToolVerdict } from '../src/protocol/index.ts';
 import { startFixture } from './helpers/mcp-fixture.ts';
 
 const tooSlow = { code: 'too_slow', message: 'validation ran past the 1 ms budget 3 times in a row' } as const;
@@ -12,7 +13,7 @@ describe('IndexedDB verdict cache: refuse', () => {
   it('turns a cached accepted tool into a refused one that a reloaded adapter leaves out of listTools', async () => {
     const store = createStore('schemaval-refuse-test', 'verdicts');
     const first = await startFixture();
-    const verdicts: { name: string; fingerprint: string; verdict: string }[] = [];
+    const verdicts: ToolVerdict[] = [];
     const host1 = withSchemaValidation(first.client, {
       validator: createValidator({ mode: 'inline' }),
       cache: createIdbVerdictCache(store),
@@ -20,7 +21,7 @@ describe('IndexedDB verdict cache: refuse', () => {
     });
     const listed1 = (await host1.listTools()).tools.map((tool) => tool.name);
     await first.close();
-    const victim = verdicts.find((verdict) => verdict.verdict === 'accepted');
+    const victim = verdicts.find((verdict) => verdict.status === 'accepted');
     assert.ok(victim, 'the fixture has an accepted tool');
     assert.ok(listed1.includes(victim.name));
 
@@ -31,7 +32,7 @@ describe('IndexedDB verdict cache: refuse', () => {
     assert.equal(await cache.refuse('', 'input', tooSlow), 0);
 
     const second = await startFixture();
-    const again: { name: string; verdict: string; input: unknown }[] = [];
+    const again: ToolVerdict[] = [];
     let compiled = -1;
     const host2 = withSchemaValidation(second.client, {
       validator: createValidator({ mode: 'inline' }),
@@ -50,7 +51,7 @@ describe('IndexedDB verdict cache: refuse', () => {
     );
     assert.deepEqual(
       again.find((verdict) => verdict.name === victim.name),
-      { ...verdicts.find((verdict) => verdict.name === victim.name), verdict: 'refused', input: { ok: false, ...tooSlow } },
+      { ...verdicts.find((verdict) => verdict.name === victim.name), status: 'refused', input: { status: 'refused', refusal: tooSlow } },
     );
   });
 });

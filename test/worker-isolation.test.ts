@@ -5,6 +5,7 @@ import type { Worker } from 'node:worker_threads';
 import { parseJson } from '../src/engine/index.ts';
 import { createValidator, type SpawnWorker, spawnNodeWorker, type Validator, type ValidatorError } from '../src/host/node.ts';
 import { timeoutsInARow } from '../src/host/too-slow.ts';
+import type { ValidationOutcome } from '../src/protocol/index.ts';
 import { bigTool, manyRows, roomyPolicy, rowsSchema, rowsTool } from './helpers/slow-work.ts';
 
 const tool = { name: 'count', inputSchema: { type: 'object', properties: { n: { type: 'integer', maximum: 10 } }, required: ['n'] } };
@@ -26,9 +27,9 @@ describe('worker mode', () => {
 
   it('validates in a worker thread with the engine verdicts', async () => {
     const [verdict] = await validator.compileTools([tool]);
-    assert.equal(verdict?.verdict, 'accepted');
+    assert.equal(verdict?.status, 'accepted');
     assert.deepEqual(await validator.validateArguments(verdict?.fingerprint ?? '', { n: 11 }), {
-      valid: false,
+      status: 'invalid',
       issues: [{ path: '$.n', keyword: 'maximum', message: 'got 11, want at most 10' }],
     });
     assert.equal(workers.length, 1);
@@ -39,7 +40,7 @@ describe('worker mode', () => {
     const fingerprint = verdict?.fingerprint ?? '';
     const outcomes = await Promise.all(Array.from({ length: 10_000 }, (_, i) => validator.validateArguments(fingerprint, { n: i % 20 })));
     outcomes.forEach((outcome, i) => {
-      assert.equal('valid' in outcome && outcome.valid, i % 20 <= 10, `call ${i}`);
+      assert.equal(outcome.status === 'valid', i % 20 <= 10, `call ${i}`);
     });
   });
 
@@ -64,7 +65,7 @@ describe('worker mode', () => {
       await counted.validate({ type: 'integer' }, 0);
       const before = { ...lane, comlink };
       const outcomes = await Promise.all(Array.from({ length: 1000 }, (_, i) => counted.validate({ type: 'integer' }, i % 2 ? i : 'x')));
-      assert.equal(outcomes.filter((o) => 'valid' in o && o.valid).length, 500);
+      assert.equal(outcomes.filter((o) => o.status === 'valid').length, 500);
       const sent = lane.sent - before.sent;
       assert.ok(sent > 0 && sent <= 8, `${sent} messages for 1000 calls`);
       // Progress goes through shared memory: one answer per batch comes back, nothing else.
@@ -76,13 +77,10 @@ describe('worker mode', () => {
   });
 });
 
-/** The outcome of a call as one comparable value: `valid`, the refusal code, or the error code. */
-function summary(call: Promise<unknown>): Promise<unknown> {
+/** The outcome of a call as one comparable value: whether it is valid, the refusal code, or the error code. */
+function summary(call: Promise<ValidationOutcome>): Promise<unknown> {
   return call.then(
-    (outcome) => {
-      const o = outcome as { valid?: boolean; refused?: { code: string } };
-      return o.refused?.code ?? o.valid;
-    },
+    (outcome) => (outcome.status === 'refused' ? outcome.refusal.code : outcome.status === 'valid'),
     (error: ValidatorError) => error.code,
   );
 }
@@ -103,14 +101,14 @@ describe('a validation past its budget (the instance may be to blame)', () => {
 
   it('fails that call with TIMEOUT; the next call on the same tool is answered by a fresh worker', async () => {
     const [verdict] = await validator.compileTools([rowsTool]);
-    assert.equal(verdict?.verdict, 'accepted');
+    assert.equal(verdict?.status, 'accepted');
     fingerprint = verdict?.fingerprint ?? '';
     assert.equal(workers.length, 1);
     assert.equal(await summary(validator.validateArguments(fingerprint, { rows: manyRows() })), 'TIMEOUT');
     // The fresh worker has never seen the tool: it is taught again on demand, then validates.
-    assert.deepEqual(await validator.validateArguments(fingerprint, few), { valid: true });
+    assert.deepEqual(await validator.validateArguments(fingerprint, few), { status: 'valid' });
     assert.deepEqual(await validator.validateArguments(fingerprint, { rows: [{ a: 1 }] }), {
-      valid: false,
+      status: 'invalid',
       issues: [
         { path: '$.rows[0]', keyword: 'required', message: 'missing required property "b"' },
         { path: '$.rows[0].a', keyword: 'type', message: 'got integer, want string' },
@@ -121,7 +119,7 @@ describe('a validation past its budget (the instance may be to blame)', () => {
 
   it('does not refuse the tool: it stays accepted when compiled again', async () => {
     const [verdict] = await validator.compileTools([rowsTool]);
-    assert.equal(verdict?.verdict, 'accepted');
+    assert.equal(verdict?.status, 'accepted');
     assert.equal(verdict?.fingerprint, fingerprint);
   });
 
@@ -144,23 +142,23 @@ describe('a validation past its budget (the instance may be to blame)', () => {
     assert.equal(await summary(validator.validateArguments(fingerprint, { rows: manyRows() })), 'TIMEOUT');
     // Two timeouts since the last success: without the start-over, the one before the batch would make it three.
     const [still] = await validator.compileTools([rowsTool]);
-    assert.equal(still?.verdict, 'accepted');
+    assert.equal(still?.status, 'accepted');
     assert.equal(await summary(validator.validateArguments(fingerprint, { rows: manyRows() })), 'TIMEOUT');
     const spawned = workers.length;
     const outcome = await validator.validateArguments(fingerprint, few);
-    assert.ok('refused' in outcome && outcome.refused.code === 'too_slow', JSON.stringify(outcome));
-    assert.match(outcome.refused.message, /3 times in a row/);
+    assert.ok(outcome.status === 'refused' && outcome.refusal.code === 'too_slow', JSON.stringify(outcome));
+    assert.match(outcome.refusal.message, /3 times in a row/);
     assert.equal(workers.length, spawned, 'answered without a worker');
     const [refused] = await validator.compileTools([rowsTool]);
-    assert.equal(refused?.verdict, 'refused');
-    assert.equal(refused?.input?.ok === false && refused.input.code, 'too_slow');
+    assert.equal(refused?.status, 'refused');
+    assert.equal(refused?.input?.status === 'refused' && refused.input.refusal.code, 'too_slow');
   });
 
   it('counts a schema object the same way: one timeout fails one call, the schema still validates', async () => {
     const schema = { type: 'array', items: rowsSchema.items, maxItems: 1_000_000 };
     // This call has the compile budget on top (600 ms in all), so four times the rows of the others.
     assert.equal(await summary(validator.validate(schema, manyRows(400_000))), 'TIMEOUT');
-    assert.deepEqual(await validator.validate(schema, [{ a: 'x', b: 2 }]), { valid: true });
+    assert.deepEqual(await validator.validate(schema, [{ a: 'x', b: 2 }]), { status: 'valid' });
   });
 });
 
@@ -170,7 +168,7 @@ describe('compile budgets are per tool', () => {
   const timed = async (validator: Validator, tools: unknown[]): Promise<number> => {
     const started = performance.now();
     const verdicts = await validator.compileTools(tools);
-    assert.ok(verdicts.every((verdict) => verdict.verdict === 'accepted'));
+    assert.ok(verdicts.every((verdict) => verdict.status === 'accepted'));
     return performance.now() - started;
   };
   // Sized on this machine: one ~220 KB tool's warm compile time sets the budget (at least 500 ms, five such
@@ -217,21 +215,21 @@ describe('compile budgets are per tool', () => {
     ];
     const verdicts = await validator.compileTools(page);
     assert.deepEqual(
-      verdicts.map((verdict) => verdict.verdict),
+      verdicts.map((verdict) => verdict.status),
       ['accepted', 'accepted', 'accepted', 'accepted', 'refused', 'accepted', 'accepted', 'accepted', 'accepted', 'refused'],
     );
     const slow = verdicts[4];
     assert.equal(slow?.name, 'apply_hostile');
     assert.match(slow?.fingerprint ?? '', /^[0-9a-f]{64}$/);
-    assert.equal(slow?.input?.ok === false && slow.input.code, 'too_slow');
-    assert.equal(verdicts[9]?.input?.ok === false && verdicts[9].input.code, 'remote_ref');
+    assert.equal(slow?.input?.status === 'refused' && slow.input.refusal.code, 'too_slow');
+    assert.equal(verdicts[9]?.input?.status === 'refused' && verdicts[9].input.refusal.code, 'remote_ref');
     assert.equal(workers.length, before + 1, 'one restart, for the hostile tool');
 
     // Listed again (new objects, same definitions): refused at once, without sending it to a worker again.
     const again = await validator.compileTools(structuredClone(page));
     assert.deepEqual(
-      again.map((verdict) => verdict.verdict),
-      verdicts.map((verdict) => verdict.verdict),
+      again.map((verdict) => verdict.status),
+      verdicts.map((verdict) => verdict.status),
     );
     assert.equal(again[4]?.fingerprint, slow?.fingerprint);
     assert.equal(workers.length, before + 1, 'no further restart');
@@ -241,11 +239,11 @@ describe('compile budgets are per tool', () => {
     assert.ok(validator !== undefined);
     const schema = bigTool('hostile-schema', 3000).inputSchema;
     const info = await validator.compile(schema);
-    assert.equal(info.refusal?.code, 'too_slow');
+    assert.equal(info.status === 'refused' && info.refusal.code, 'too_slow');
     const outcome = await validator.validate(schema, {});
-    assert.ok('refused' in outcome && outcome.refused.code === 'too_slow');
+    assert.ok(outcome.status === 'refused' && outcome.refusal.code === 'too_slow');
     assert.deepEqual(
-      await validator.compileTools([{ name: 'fine', inputSchema: { type: 'object' } }]).then((v) => v[0]?.verdict),
+      await validator.compileTools([{ name: 'fine', inputSchema: { type: 'object' } }]).then((v) => v[0]?.status),
       'accepted',
     );
   });
@@ -254,7 +252,7 @@ describe('compile budgets are per tool', () => {
     assert.ok(validator !== undefined);
     const verdicts = await validator.compileTools([{ name: 'ok', inputSchema: { type: 'object' } }, 42, { inputSchema: {} }]);
     assert.deepEqual(
-      verdicts.map((verdict) => [verdict.name, verdict.verdict, verdict.input?.ok === false ? verdict.input.message : null]),
+      verdicts.map((verdict) => [verdict.name, verdict.status, verdict.input?.status === 'refused' ? verdict.input.refusal.message : null]),
       [
         ['ok', 'accepted', null],
         ['tools[1]', 'refused', 'tools[1] is not a tool: want an object with a string "name"'],
@@ -295,11 +293,11 @@ describe('exact numbers across the worker boundary', () => {
       assert.ok(schema.ok && big.ok);
       const outcome = await validator.validate(schema.value as object, big.value);
       assert.deepEqual(outcome, {
-        valid: false,
+        status: 'invalid',
         issues: [{ path: '$', keyword: 'maximum', message: 'got 9007199254740993, want at most 9007199254740992' }],
       });
-      assert.deepEqual(await validator.validate(schema.value as object, 9007199254740992n), { valid: true });
-      assert.equal(((await validator.validateJson({ const: 9007199254740992 }, '9007199254740993')) as { valid: boolean }).valid, false);
+      assert.deepEqual(await validator.validate(schema.value as object, 9007199254740992n), { status: 'valid' });
+      assert.equal((await validator.validateJson({ const: 9007199254740992 }, '9007199254740993')).status, 'invalid');
     } finally {
       await validator.close();
     }
@@ -325,7 +323,7 @@ describe('a crashed worker', () => {
       setTimeout(() => void workers[0]?.terminate(), 100);
       assert.deepEqual(await Promise.all(pending.map(codeOf)), ['WORKER_CRASHED', 'WORKER_CRASHED', 'WORKER_CRASHED']);
       assert.deepEqual(await validator.validate({ type: 'string' }, 1), {
-        valid: false,
+        status: 'invalid',
         issues: [{ path: '$', keyword: 'type', message: 'got integer, want string' }],
       });
       assert.equal(workers.length, 2);
@@ -346,7 +344,7 @@ describe('close()', () => {
 
   it('rejects calls in inline mode after close too', async () => {
     const validator = createValidator({ mode: 'inline' });
-    assert.deepEqual(await validator.validate({ type: 'string' }, 'x'), { valid: true });
+    assert.deepEqual(await validator.validate({ type: 'string' }, 'x'), { status: 'valid' });
     await validator.close();
     assert.equal(await codeOf(validator.validate({ type: 'string' }, 'x')), 'CLOSED');
   });

@@ -96,7 +96,7 @@ describe('the data lane format', () => {
 
   it('packs answers with failures marked by index', () => {
     const responses: WorkerResponse[] = [
-      { ok: true, value: { valid: true } },
+      { ok: true, value: { status: 'valid' } },
       { ok: false, code: 'UNKNOWN_FINGERPRINT', message: 'no such tool' },
       { ok: true, value: null },
       { ok: false, code: 'INTERNAL', message: 'boom' },
@@ -115,28 +115,28 @@ describe('the data lane format', () => {
   it('sends valid outcomes as true and rebuilds them from the request, never touching other answers', () => {
     const issues = [{ path: '$.n', keyword: 'maximum', message: 'must be at most 10' }];
     const cases: [WorkerRequest, unknown][] = [
-      [{ op: 'validateArguments', fingerprint: 'f', instance: { n: 1 } }, { valid: true }],
-      [{ op: 'validateStructured', fingerprint: 'f', instance: {} }, { valid: true }],
-      [{ op: 'validateElicitation', schema: {}, instance: {} }, { valid: true }],
+      [{ op: 'validateArguments', fingerprint: 'f', instance: { n: 1 } }, { status: 'valid' }],
+      [{ op: 'validateStructured', fingerprint: 'f', instance: {} }, { status: 'valid' }],
+      [{ op: 'validateElicitation', schema: {}, instance: {} }, { status: 'valid' }],
       [
         { op: 'validate', schema: 'f', instance: 1 },
-        { fingerprint: 'f', outcome: { valid: true } },
+        { fingerprint: 'f', outcome: { status: 'valid' } },
       ],
       [
         { op: 'validateArguments', fingerprint: 'f', instance: { n: 11 } },
-        { valid: false, issues },
+        { status: 'invalid', issues },
       ],
       [
         { op: 'validate', schema: 'f', instance: 11 },
-        { fingerprint: 'f', outcome: { valid: false, issues } },
+        { fingerprint: 'f', outcome: { status: 'invalid', issues } },
       ],
       // A schema sent as lossless JSON text is a string too, but not the fingerprint the answer names.
       [
         { op: 'validate', schema: '{}', instance: 1, encoded: ['schema'] },
-        { fingerprint: 'g', outcome: { valid: true } },
+        { fingerprint: 'g', outcome: { status: 'valid' } },
       ],
       [{ op: 'echo', value: true }, true],
-      [{ op: 'echo', value: { valid: true } }, { valid: true }],
+      [{ op: 'echo', value: { status: 'valid' } }, { status: 'valid' }],
     ];
     const batch = startBatch(1);
     for (const [request] of cases) putRequest(batch, request);
@@ -146,7 +146,7 @@ describe('the data lane format', () => {
       batch,
     );
     assert.deepEqual(reply.slice(2, 6), [true, true, true, true], 'valid outcomes travel as true');
-    assert.deepEqual(reply.slice(6), [cases[4]?.[1], cases[5]?.[1], cases[6]?.[1], true, { valid: true }]);
+    assert.deepEqual(reply.slice(6), [cases[4]?.[1], cases[5]?.[1], cases[6]?.[1], true, { status: 'valid' }]);
     unpackReply(reply, (i, response) => {
       const [request, value] = cases[i] as [WorkerRequest, unknown];
       assert.ok(response.ok);
@@ -208,8 +208,8 @@ describe('the worker API', () => {
     assert.deepEqual(
       reply?.responses.map((response) => (response.ok ? response.value : response.code)),
       [
-        { valid: true },
-        { valid: false, issues: [{ path: '$.n', keyword: 'maximum', message: 'got 11, want at most 10' }] },
+        { status: 'valid' },
+        { status: 'invalid', issues: [{ path: '$.n', keyword: 'maximum', message: 'got 11, want at most 10' }] },
         'UNKNOWN_FINGERPRINT',
         { cachedSchemas: 1, cachedTools: 1, compiles: 1, cacheHits: 0, validations: 2 },
         'back',
@@ -300,7 +300,10 @@ async function outcomes(calls: Promise<unknown>[]): Promise<unknown[]> {
   return Promise.all(
     calls.map((call) =>
       call.then(
-        (outcome) => (outcome as { valid?: boolean }).valid ?? outcome,
+        (outcome) => {
+          const { status } = outcome as { status?: unknown };
+          return status === 'valid' || status === 'invalid' ? status === 'valid' : outcome;
+        },
         (error: ValidatorError) => error.code,
       ),
     ),
@@ -319,7 +322,7 @@ describe('the watchdog', () => {
       });
       try {
         // Warm the worker up, so the batch below starts on a loaded engine; the slow call names a compiled schema.
-        assert.deepEqual(await validator.validate({ type: 'integer' }, 1), { valid: true });
+        assert.deepEqual(await validator.validate({ type: 'integer' }, 1), { status: 'valid' });
         const { fingerprint } = await validator.compile(rowsSchema);
         const calls = [
           validator.validate({ type: 'integer' }, 1),
@@ -332,7 +335,7 @@ describe('the watchdog', () => {
         if (sharedMemory) assert.equal(counts.numbers, 0, 'no progress messages');
         else assert.ok(counts.numbers >= 2, `${counts.numbers} progress messages`);
         // One timeout blames the call, not the schema: it still validates.
-        assert.deepEqual(await validator.validate(fingerprint, [{ a: 'x', b: 1 }]), { valid: true });
+        assert.deepEqual(await validator.validate(fingerprint, [{ a: 'x', b: 1 }]), { status: 'valid' });
       } finally {
         await validator.close();
       }
@@ -413,7 +416,7 @@ describe('the Node process', () => {
   it('exits once its calls are answered, even if the host forgets close()', () => {
     const child = run(`console.log(JSON.stringify(await createValidator().validate({ type: 'integer' }, 1)));`);
     assert.equal(child.status, 0, child.stderr);
-    assert.equal(child.stdout, '{"valid":true}');
+    assert.equal(child.stdout, '{"status":"valid"}');
   });
 
   it("exits at once after close() during the worker's start-up (no start-up timer left behind)", () => {

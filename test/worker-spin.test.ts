@@ -127,13 +127,13 @@ describe('the idle spin', () => {
           inputSchema: { type: 'object', properties: { n: { type: 'integer', maximum: i } } },
         });
         const [first] = await validator.compileTools([tool(5)]);
-        assert.ok(first?.verdict === 'accepted');
+        assert.ok(first?.status === 'accepted');
         for (let i = 0; i < 300; i++) {
           // Every tenth call compiles a new tool in the same tick: a batch that may wait on a promise mid-spin.
           const compiled = i % 10 === 0 ? validator.compileTools([tool(100 + i)]) : undefined;
           const verdict = await validator.validateArguments(first.fingerprint, { n: i % 7 });
-          assert.equal('valid' in verdict && verdict.valid, i % 7 <= 5, `call ${i}`);
-          if (compiled !== undefined) assert.equal((await compiled)[0]?.verdict, 'accepted');
+          assert.equal(verdict.status === 'valid', i % 7 <= 5, `call ${i}`);
+          if (compiled !== undefined) assert.equal((await compiled)[0]?.status, 'accepted');
         }
       } finally {
         await validator.close();

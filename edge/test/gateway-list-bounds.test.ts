@@ -192,6 +192,20 @@ describe('state per key: maxStateBytes', () => {
     assert.equal(copies(record), 1);
     assert.deepEqual(unpackTool(tool.name, record), tool);
   });
+
+  it('reads a record of an older format (verdicts before `status`) as missing, never as an accepted tool', () => {
+    const refused = { verdict: 'refused', input: { ok: false, code: 'remote_ref', message: 'no' }, output: null, warnings: [] };
+    const old = JSON.stringify({ definition: '{}', hasOutputSchema: false, verdict: { fingerprint: '', ...refused } });
+    assert.equal(unpackTool('t', old), undefined);
+    const accepted = { fingerprint: 'f'.repeat(64), verdict: 'accepted', input: { ok: true }, output: null, warnings: [] };
+    assert.equal(unpackTool('t', JSON.stringify({ definition: '{}', hasOutputSchema: false, verdict: accepted })), undefined);
+    // A record that claims the format but carries no verdict status is not trusted either.
+    const record = JSON.parse(packTool(stored('t', 10))) as { verdict: Record<string, unknown> };
+    assert.equal(unpackTool('t', JSON.stringify({ ...record, verdict: { ...record.verdict, status: undefined } })), undefined);
+    assert.equal(unpackTool('t', JSON.stringify({ ...record, format: 1 })), undefined);
+    assert.equal(unpackTool('t', 'null'), undefined);
+    assert.deepEqual(unpackTool('t', JSON.stringify(record)), stored('t', 10));
+  });
 });
 
 describe('tool names: at most 128 characters', () => {
@@ -203,15 +217,14 @@ describe('tool names: at most 128 characters', () => {
       small('b'.repeat(129)),
       small(`long-0-`.padEnd(233 * 1024, 'a')),
     ]);
-    assert.equal(exact?.verdict, 'accepted');
-    assert.equal(wide?.verdict, 'accepted', '128 code points in 256 UTF-16 units');
-    assert.equal(over?.verdict, 'refused');
+    assert.equal(exact?.status, 'accepted');
+    assert.equal(wide?.status, 'accepted', '128 code points in 256 UTF-16 units');
+    assert.equal(over?.status, 'refused');
     assert.deepEqual(over?.input, {
-      ok: false,
-      code: 'invalid_tool',
-      message: `tool name "${'b'.repeat(60)}…" is 129 characters long: over 128`,
+      status: 'refused',
+      refusal: { code: 'invalid_tool', message: `tool name "${'b'.repeat(60)}…" is 129 characters long: over 128` },
     });
-    const message = huge?.input !== null && huge?.input.ok === false ? huge.input.message : '';
+    const message = huge?.input?.status === 'refused' ? huge.input.refusal.message : '';
     assert.equal(message, `tool name "long-0-${'a'.repeat(53)}…" is ${233 * 1024} characters long: over 128`);
   });
 
@@ -228,7 +241,7 @@ describe('tool names: at most 128 characters', () => {
 function stored(name: string, bytes: number): StoredTool {
   return {
     name,
-    verdict: { name, fingerprint: 'f'.repeat(64), verdict: 'accepted', input: { ok: true }, output: null, warnings: [] },
+    verdict: { name, fingerprint: 'f'.repeat(64), status: 'accepted', input: { status: 'accepted' }, output: null, warnings: [] },
     definition: JSON.stringify({ name, inputSchema: { type: 'object', description: 'd'.repeat(bytes) } }),
     hasOutputSchema: false,
   };

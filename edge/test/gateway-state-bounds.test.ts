@@ -42,7 +42,7 @@ function storedTool(name: string, bytes: number, wide = false): StoredTool {
   const definition = `${head}${padding.slice(0, Math.max(0, bytes - head.length - 3))}"}}`;
   return {
     name,
-    verdict: { name, fingerprint: name.padStart(64, '0'), verdict: 'accepted', input: { ok: true }, output: null, warnings: [] },
+    verdict: { name, fingerprint: name.padStart(64, '0'), status: 'accepted', input: { status: 'accepted' }, output: null, warnings: [] },
     definition,
     hasOutputSchema: false,
   };

@@ -16,7 +16,7 @@ import { createUpstream } from '../../test/helpers/http-upstream.ts';
 import { createMcpGateway } from '../src/gateway/mcp-gateway.ts';
 import { protocolVersionMeta, requestRevision } from '../src/gateway/protocol-revision.ts';
 import { credentialScope, stateKey } from '../src/state/credential-scope.ts';
-import { createMemorySessionStores, type SessionStores, type StoredTool } from '../src/state/session-store.ts';
+import { createMemorySessionStores, type SessionStores, type StoredTool, unpackTool } from '../src/state/session-store.ts';
 import type { ListHints } from '../src/state/state-types.ts';
 import { createToolCache, listHints, type ToolCache } from '../src/state/tool-cache.ts';
 
@@ -377,6 +377,36 @@ describe('a newer tools/list replaces what a state key may call', () => {
     assert.deepEqual(upstream.seen.called, ['fresh']);
   });
 
+  it('lists again over a stored tool of an older record format, never trusting it', async () => {
+    const upstream = credentialUpstream();
+    // What an older gateway kept for Alice's 'transfer': accepted, with a looser schema than her list now has.
+    const loose = { name: 'transfer', inputSchema: { type: 'object' } };
+    const [compiled] = await createEngine().compileTools([loose]);
+    const old = JSON.stringify({
+      definition: JSON.stringify(loose),
+      hasOutputSchema: false,
+      verdict: { fingerprint: compiled?.fingerprint, verdict: 'accepted', input: { ok: true }, output: null, warnings: [] },
+    });
+    const inner = createMemorySessionStores();
+    let listed = false;
+    const stores: SessionStores = (key) => {
+      const store = inner(key);
+      return {
+        ...store,
+        // The Durable Object's rows until a list replaces them, read as McpSession reads them.
+        getTool: async (name) => (listed ? store.getTool(name) : unpackTool(name, old)),
+        putTools: (tools, page) => {
+          listed = true;
+          return store.putTools(tools, page);
+        },
+      };
+    };
+    const aliceClient = await connect(gatewayFor(upstream.handle, stores, createToolCache()), alice);
+    assert.equal(codeOf(await refusal(transfer(aliceClient, 1000))), 'invalid_arguments');
+    assert.deepEqual(upstream.seen.lists, [alice]);
+    assert.deepEqual(upstream.seen.calls, []);
+  });
+
   it('adds a later page to the list its first page started', () => {
     const cache = createToolCache();
     const key = { upstream: upstreamUrl, stateKey: 's:stateless' };
@@ -403,7 +433,15 @@ describe('McpSession (the Durable Object) in workerd', () => {
   before(async () => {
     const bundle = await build({
       stdin: {
-        contents: `export { McpSession } from './state/mcp-session.ts';
+        // The Durable Object, and a way to write a row as an older version of it did (`writeRow`).
+        contents: `import { McpSession as Session } from './state/mcp-session.ts';
+export class McpSession extends Session {
+  writeRow(name, record) {
+    const sql = this.ctx.storage.sql;
+    sql.exec('CREATE TABLE IF NOT EXISTS tool_records (name TEXT PRIMARY KEY, record TEXT NOT NULL, bytes INTEGER NOT NULL)');
+    sql.exec('INSERT OR REPLACE INTO tool_records (name, record, bytes) VALUES (?, ?, ?)', name, record, record.length);
+  }
+}
 export default {
   async fetch(request, env) {
     const { key, method, args } = await request.json();
@@ -452,6 +490,20 @@ export default {
     assert.deepEqual(await names('k1'), []);
     await call('k1', 'putTools', [storedTool('a')], { first: false });
     assert.deepEqual(await names('k1'), ['a']);
+  });
+
+  it('reads a row of an older record format as missing, so the gateway lists again instead of trusting it', async () => {
+    // As rows were written before verdicts were told apart by `status`: an accepted tool and a refused one.
+    const old = (verdict: Record<string, unknown>) =>
+      JSON.stringify({ definition: '{}', hasOutputSchema: false, verdict: { fingerprint: '', output: null, warnings: [], ...verdict } });
+    await call('k3', 'writeRow', 'a', old({ verdict: 'accepted', input: { ok: true } }));
+    await call('k3', 'writeRow', 'b', old({ verdict: 'refused', input: { ok: false, code: 'remote_ref', message: 'no' } }));
+    assert.equal(await call('k3', 'getTool', 'a'), null);
+    assert.equal(await call('k3', 'getTool', 'b'), null);
+    // A new list replaces them.
+    await call('k3', 'putTools', [storedTool('a')], { first: true });
+    assert.deepEqual(await call('k3', 'getTool', 'a'), storedTool('a'));
+    assert.equal(await call('k3', 'getTool', 'b'), null);
   });
 });
 
@@ -597,7 +649,7 @@ describe('createToolCache', () => {
 function storedTool(name: string): StoredTool {
   return {
     name,
-    verdict: { name, fingerprint: name, verdict: 'accepted', input: { ok: true }, output: null, warnings: [] },
+    verdict: { name, fingerprint: name, status: 'accepted', input: { status: 'accepted' }, output: null, warnings: [] },
     definition: '{}',
     hasOutputSchema: false,
   };

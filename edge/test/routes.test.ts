@@ -65,9 +65,9 @@ describe('POST /v1/validate', () => {
     },
   };
 
-  it('answers {"valid":true} for a valid instance', async () => {
+  it('answers {"status":"valid"} for a valid instance', async () => {
     const res = await post(appWith(), '/v1/validate', JSON.stringify({ schema, instance: { city: 'Oslo', count: 3 } }));
-    assert.deepEqual(await json(res), { status: 200, body: { valid: true } });
+    assert.deepEqual(await json(res), { status: 200, body: { status: 'valid' } });
   });
 
   it('answers 200 with path-qualified issues for an invalid instance', async () => {
@@ -75,7 +75,7 @@ describe('POST /v1/validate', () => {
     const { status, body } = await json(await post(appWith(), '/v1/validate', JSON.stringify({ schema, instance })));
     assert.equal(status, 200);
     assert.deepEqual(body, {
-      valid: false,
+      status: 'invalid',
       issues: [
         { path: '$', keyword: 'required', message: 'missing required property "city"' },
         { path: '$.count', keyword: 'type', message: 'got string, want integer' },
@@ -86,22 +86,22 @@ describe('POST /v1/validate', () => {
 
   it('treats null as an instance, not as a missing field', async () => {
     const res = await post(appWith(), '/v1/validate', '{"schema":{"type":"null"},"instance":null}');
-    assert.deepEqual(await json(res), { status: 200, body: { valid: true } });
+    assert.deepEqual(await json(res), { status: 200, body: { status: 'valid' } });
   });
 
   it('compares integers past 2^53 exactly, because the body is parsed losslessly', async () => {
     const app = appWith();
     const over = await json(await post(app, '/v1/validate', '{"schema":{"maximum":9007199254740992},"instance":9007199254740993}'));
     assert.equal(over.status, 200);
-    assert.equal(over.body.valid, false);
+    assert.equal(over.body.status, 'invalid');
     const [issue] = over.body.issues as { path: string; keyword: string; message: string }[];
     assert.equal(issue?.keyword, 'maximum');
     assert.match(issue?.message ?? '', /9007199254740993/);
     // As doubles both numbers are 2^53, so this one passes only when the comparison is exact too.
     const equal = await json(await post(app, '/v1/validate', '{"schema":{"const":9007199254740993},"instance":9007199254740993}'));
-    assert.deepEqual(equal.body, { valid: true });
+    assert.deepEqual(equal.body, { status: 'valid' });
     const differ = await json(await post(app, '/v1/validate', '{"schema":{"const":9007199254740993},"instance":9007199254740992}'));
-    assert.equal(differ.body.valid, false);
+    assert.equal(differ.body.status, 'invalid');
   });
 
   it('answers 422 with the refusal code for a remote $ref', async () => {
@@ -154,7 +154,10 @@ describe('POST /v1/validate', () => {
     const instance = JSON.parse(`${'['.repeat(defaultPolicy.maxInstanceDepth + 5)}${']'.repeat(defaultPolicy.maxInstanceDepth + 5)}`);
     const res = await json(await post(appWith(), '/v1/validate', JSON.stringify({ schema: true, instance })));
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body, { valid: false, issues: [{ path: '$', keyword: 'maxInstanceDepth', message: 'nesting deeper than 64' }] });
+    assert.deepEqual(res.body, {
+      status: 'invalid',
+      issues: [{ path: '$', keyword: 'maxInstanceDepth', message: 'nesting deeper than 64' }],
+    });
   });
 
   it('answers 400 bad_request for a body that is not JSON', async () => {
@@ -271,14 +274,14 @@ describe('POST /v1/tools', () => {
     const io = memoryIo({ '-': tools });
     const exit = await main(['lint', '--json', '-'], io, { createValidator: (options) => createInlineValidator(options) });
     assert.equal(exit, 1, 'examples/tools.json has refused tools');
-    const cli = JSON.parse(io.out()) as { tools: { verdict: string }[] };
+    const cli = JSON.parse(io.out()) as { tools: { status: string }[] };
 
     const res = await post(appWith(), '/v1/tools', tools);
     assert.equal(res.status, 200);
     const body = (await res.json()) as typeof cli;
     assert.deepEqual(body, cli);
     assert.equal(body.tools.length, 6);
-    assert.ok(body.tools.some((tool) => tool.verdict === 'refused'));
+    assert.ok(body.tools.some((tool) => tool.status === 'refused'));
     // And the engine run directly agrees.
     const direct = await createEngine().compileTools((JSON.parse(tools) as { tools: unknown[] }).tools);
     assert.deepEqual(body, JSON.parse(JSON.stringify({ tools: direct })));
@@ -290,7 +293,7 @@ describe('POST /v1/tools', () => {
       const res = await json(await post(appWith(), '/v1/tools', JSON.stringify(body)));
       assert.equal(res.status, 200);
       assert.deepEqual(
-        (res.body.tools as { name: string; verdict: string }[]).map((t) => [t.name, t.verdict]),
+        (res.body.tools as { name: string; status: string }[]).map((t) => [t.name, t.status]),
         [['echo', 'accepted']],
       );
     }

@@ -102,11 +102,11 @@ describe('the edge Worker in workerd', () => {
   it('validates with exact integers past 2^53', async () => {
     const res = await post('/v1/validate', '{"schema":{"maximum":9007199254740992},"instance":9007199254740993}');
     assert.equal(res.status, 200);
-    const body = (await res.json()) as { valid: boolean; issues: { message: string }[] };
-    assert.equal(body.valid, false);
+    const body = (await res.json()) as { status: string; issues: { message: string }[] };
+    assert.equal(body.status, 'invalid');
     assert.match(body.issues[0]?.message ?? '', /9007199254740993/);
     const same = await post('/v1/validate', '{"schema":{"const":9007199254740993},"instance":9007199254740993}');
-    assert.deepEqual(await same.json(), { valid: true });
+    assert.deepEqual(await same.json(), { status: 'valid' });
   });
 
   it('answers 422 with the refusal code', async () => {
@@ -139,9 +139,11 @@ describe('the edge Worker in workerd', () => {
     ];
     const res = await post('/v1/tools', JSON.stringify({ tools }));
     assert.equal(res.status, 200);
-    const body = (await res.json()) as { tools: { name: string; verdict: string; fingerprint: string; input: { code?: string } }[] };
+    const body = (await res.json()) as {
+      tools: { name: string; status: string; fingerprint: string; input: { refusal?: { code: string } } }[];
+    };
     assert.deepEqual(
-      body.tools.map((t) => [t.name, t.verdict, t.input.code]),
+      body.tools.map((t) => [t.name, t.status, t.input.refusal?.code]),
       [
         ['ok', 'accepted', undefined],
         ['remote', 'refused', 'remote_ref'],
@@ -181,22 +183,23 @@ describe('a misconfigured edge Worker', () => {
 describe('the SchemavalRpc entrypoint over a service binding', () => {
   it('validates and returns the verdict as data', async () => {
     const schema = { type: 'object', properties: { n: { type: 'integer', maximum: 10 } } };
-    assert.deepEqual(await rpc('validate', schema, { n: 3 }), { result: { valid: true } });
+    assert.deepEqual(await rpc('validate', schema, { n: 3 }), { result: { status: 'valid' } });
     assert.deepEqual(await rpc('validate', schema, { n: 12 }), {
-      result: { valid: false, issues: [{ path: '$.n', keyword: 'maximum', message: 'got 12, want at most 10' }] },
+      result: { status: 'invalid', issues: [{ path: '$.n', keyword: 'maximum', message: 'got 12, want at most 10' }] },
     });
   });
 
   it('returns a refusal as data, not as a thrown error', async () => {
+    type Refused = { status: string; refusal: { code: string } };
     const { result } = await rpc('validate', { $ref: 'https://example.com/s.json' }, 1);
-    assert.equal((result as { refused: { code: string } }).refused.code, 'remote_ref');
+    assert.deepEqual([(result as Refused).status, (result as Refused).refusal.code], ['refused', 'remote_ref']);
     const string = await rpc('validate', 'not-a-schema', 1);
-    assert.equal((string.result as { refused: { code: string } }).refused.code, 'invalid_schema');
+    assert.deepEqual([(string.result as Refused).status, (string.result as Refused).refusal.code], ['refused', 'invalid_schema']);
   });
 
   it('validates JSON text losslessly with validateJson', async () => {
     const { result } = await rpc('validateJson', { maximum: 9007199254740992 }, '9007199254740993');
-    assert.equal((result as { valid: boolean }).valid, false);
+    assert.equal((result as { status: string }).status, 'invalid');
   });
 
   it('compiles tools into the same verdicts as POST /v1/tools', async () => {
@@ -205,7 +208,7 @@ describe('the SchemavalRpc entrypoint over a service binding', () => {
     const http = (await (await post('/v1/tools', JSON.stringify({ tools }))).json()) as { tools: unknown };
     assert.deepEqual(result, http.tools);
     assert.deepEqual(
-      (result as { name: string; verdict: string }[]).map((t) => [t.name, t.verdict]),
+      (result as { name: string; status: string }[]).map((t) => [t.name, t.status]),
       [
         ['echo', 'accepted'],
         ['broken', 'refused'],

@@ -45,7 +45,7 @@ FILE          a tools/list result {"tools":[...]}, a bare array of tools, or a J
               environment; its stderr is kept, and its last error line quoted if it exits before answering
 
 options:
-  --json               print {"tools":[{"name","fingerprint","verdict","input","output","warnings"}]};
+  --json               print {"tools":[{"name","fingerprint","status","input","output","warnings"}]};
                        errors as {"error":{"code","message"}}
   --header "N: v"      an HTTP header for --url, e.g. "Authorization: Bearer TOKEN" (repeatable)
   --timeout MS         one deadline for connecting and listing with --url or --stdio (default 10000)
@@ -67,8 +67,8 @@ Schema warnings go to standard error; validation goes on.
 options:
   --schema FILE       the JSON Schema (required)
   --instance FILE|-   the value to validate (default -: standard input)
-  --json              print {"valid":true}, {"valid":false,"issues":[...]} or {"refused":{"code","message"}};
-                      errors as {"error":{"code","message"}}
+  --json              print {"status":"valid"}, {"status":"invalid","issues":[...]} or
+                      {"status":"refused","refusal":{"code","message"}}; errors as {"error":{"code","message"}}
   -h, --help          print this help
 
 exit codes:

@@ -37,14 +37,14 @@ export async function lintCommand(open: () => Promise<Validator>, io: CliIo, opt
       const i = verdicts.length;
       const verdict = forced[i] ?? compiled;
       const underOther = otherForced[i] ?? compiled;
-      if (underOther.verdict === 'refused') otherRefused++;
-      const differs = other !== undefined && underOther.verdict !== verdict.verdict;
+      if (underOther.status === 'refused') otherRefused++;
+      const differs = other !== undefined && underOther.status !== verdict.status;
       const lintVerdict: LintVerdict = differs ? { ...verdict, otherRevision: revisionVerdict(other, underOther) } : verdict;
       verdicts.push(lintVerdict);
       if (!options.json) io.stdout(describeVerdict(lintVerdict));
     }
   }
-  const refused = verdicts.filter((v) => v.verdict === 'refused').length;
+  const refused = verdicts.filter((v) => v.status === 'refused').length;
   const anyDiffers = verdicts.some((v) => v.otherRevision !== undefined);
   if (options.json) io.stdout(`${JSON.stringify({ tools: verdicts }, null, 2)}\n`);
   else {
@@ -64,11 +64,11 @@ export async function lintCommand(open: () => Promise<Validator>, io: CliIo, opt
 /** A tool's verdict, and where the other MCP revision decides it differently, that decision. */
 type LintVerdict = ToolVerdict & { readonly otherRevision?: RevisionVerdict };
 
-interface RevisionVerdict {
-  readonly revision: string;
-  readonly verdict: 'accepted' | 'refused';
-  readonly refusal?: { readonly code: string; readonly message: string };
-}
+/** Accepted, or refused with the refusal, under `revision`. */
+type RevisionVerdict = { readonly revision: string } & (
+  | { readonly status: 'accepted' }
+  | { readonly status: 'refused'; readonly refusal: { readonly code: string; readonly message: string } }
+);
 
 /** The revision whose `outputSchema` root rule is the other one: 2026-07-28 lifted what earlier revisions require. */
 function otherRevisionOf(revision: string): string {
@@ -77,7 +77,7 @@ function otherRevisionOf(revision: string): string {
 
 function revisionVerdict(revision: string, verdict: ToolVerdict): RevisionVerdict {
   const refusal = toolRefusal(verdict);
-  return refusal === undefined ? { revision, verdict: 'accepted' } : { revision, verdict: 'refused', refusal };
+  return refusal === undefined ? { revision, status: 'accepted' } : { revision, status: 'refused', refusal };
 }
 
 /** The tools to lint, from the file or, through the MCP SDK (loaded only then), from the server. */
@@ -121,18 +121,18 @@ function toolList(value: unknown): readonly unknown[] {
 
 function describeVerdict(verdict: LintVerdict): string {
   const lines: string[] = [];
-  if (verdict.verdict === 'accepted') lines.push(`accepted  ${verdict.name}`);
+  if (verdict.status === 'accepted') lines.push(`accepted  ${verdict.name}`);
   else {
     lines.push(`refused   ${verdict.name}`);
     for (const side of [verdict.input, verdict.output]) {
-      if (side && !side.ok) lines.push(`          ${side.code}: ${side.message}`);
+      if (side?.status === 'refused') lines.push(`          ${side.refusal.code}: ${side.refusal.message}`);
     }
   }
   for (const warning of verdict.warnings) lines.push(`          warning ${warning.code}: ${warning.message}`);
   const other = verdict.otherRevision;
   if (other !== undefined) {
-    const why = other.refusal === undefined ? '' : ` (${other.refusal.code}: ${other.refusal.message})`;
-    lines.push(`          under MCP ${other.revision}: ${other.verdict}${why}`);
+    const why = other.status === 'refused' ? ` (${other.refusal.code}: ${other.refusal.message})` : '';
+    lines.push(`          under MCP ${other.revision}: ${other.status}${why}`);
   }
   return `${lines.join('\n')}\n`;
 }

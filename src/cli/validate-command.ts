@@ -16,10 +16,10 @@ export interface ValidateOptions {
 export async function validateCommand(open: () => Promise<Validator>, io: CliIo, options: ValidateOptions): Promise<number> {
   const policy = defaultPolicy;
   const schema = await readJsonFile(io, options.schema, 'schema', { maxBytes: policy.maxSchemaBytes, maxDepth: policy.maxJsonDepth });
-  if (!schema.ok) return report(io, options.json, { refused: { code: schema.code, message: schema.message } });
+  if (!schema.ok) return report(io, options.json, { status: 'refused', refusal: { code: schema.code, message: schema.message } });
   const validator = await open();
   const compiled = await validator.compile(schema.value);
-  if (compiled.refusal !== null) return report(io, options.json, { refused: compiled.refusal });
+  if (compiled.status === 'refused') return report(io, options.json, { status: 'refused', refusal: compiled.refusal });
   if (!options.json) for (const w of compiled.warnings) io.stderr(`warning ${w.code}: ${w.message}\n`);
   const text = await readText(io, options.instance, 'instance');
   let outcome: ValidationOutcome;
@@ -31,7 +31,7 @@ export async function validateCommand(open: () => Promise<Validator>, io: CliIo,
     const message = `validation ran past the ${policy.timeBudgetMs} ms time budget and was stopped`;
     throw Object.assign(new Error(message), { code: 'TIMEOUT' });
   }
-  if (!('refused' in outcome) && !outcome.valid && outcome.issues[0].keyword === 'json') {
+  if (outcome.status === 'invalid' && outcome.issues[0].keyword === 'json') {
     throw new CliError('invalid_json', jsonErrorMessage(options.instance, text, outcome.issues[0].message));
   }
   return report(io, options.json, outcome);
@@ -39,11 +39,11 @@ export async function validateCommand(open: () => Promise<Validator>, io: CliIo,
 
 function report(io: CliIo, json: boolean, outcome: ValidationOutcome): number {
   if (json) io.stdout(`${JSON.stringify(outcome)}\n`);
-  if ('refused' in outcome) {
-    if (!json) io.stderr(`schema refused (${outcome.refused.code}): ${outcome.refused.message}\n`);
+  if (outcome.status === 'refused') {
+    if (!json) io.stderr(`schema refused (${outcome.refusal.code}): ${outcome.refusal.message}\n`);
     return exitCodes.usage;
   }
-  if (outcome.valid) {
+  if (outcome.status === 'valid') {
     if (!json) io.stdout('valid\n');
     return exitCodes.ok;
   }

@@ -32,7 +32,7 @@ export function wrapElicitation(client: ElicitationHost, validator: ValidatorSer
       if (elicitationMode(params).mode === 'url') return handler(request, extra);
       const schema = params.requestedSchema;
       const subset = checkElicitationSchema(schema);
-      if (!subset.ok) throw invalidParams(`Elicitation refused: ${subset.message}`, { code: 'invalid_schema' });
+      if (subset.status === 'refused') throw invalidParams(`Elicitation refused: ${subset.refusal.message}`, { code: subset.refusal.code });
       const result = (await handler(request, extra)) as { action?: unknown; content?: Record<string, unknown> };
       if (result?.action !== 'accept') return result;
       const content = { ...elicitationDefaults(schema), ...(result.content ?? {}) };
@@ -44,8 +44,9 @@ export function wrapElicitation(client: ElicitationHost, validator: ValidatorSer
         // That answer fails; the next one is checked again (a slow check is not the schema's fault by itself).
         throw invalidParams('Elicitation answer could not be checked in time; it was not sent', { code: 'timeout' });
       }
-      if ('refused' in outcome) throw invalidParams(`Elicitation refused: ${outcome.refused.message}`, { code: outcome.refused.code });
-      if (!outcome.valid) {
+      if (outcome.status === 'refused')
+        throw invalidParams(`Elicitation refused: ${outcome.refusal.message}`, { code: outcome.refusal.code });
+      if (outcome.status === 'invalid') {
         throw invalidParams(`Elicitation answer does not match requestedSchema: ${formatIssues(outcome.issues)}`, {
           code: 'invalid_answer',
           issues: outcome.issues,

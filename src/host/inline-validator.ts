@@ -42,7 +42,9 @@ export function createInlineValidator(options: InlineValidatorOptions = {}): Val
     compile: (schema) =>
       answer(() => {
         const { fingerprint, result } = engine.compile(schema);
-        return { fingerprint, refusal: result.ok ? null : result.refusal, warnings: result.ok ? result.schema.warnings : [] };
+        return result.status === 'accepted'
+          ? { status: 'accepted', fingerprint, warnings: result.schema.warnings }
+          : { status: 'refused', refusal: result.refusal, fingerprint, warnings: [] };
       }),
     validateArguments: (fingerprint, args) => answer(() => engine.validateArguments(fingerprint, args)),
     validateStructured: (fingerprint, content) => answer(() => engine.validateStructured(fingerprint, content)),

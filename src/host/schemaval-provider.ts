@@ -40,11 +40,11 @@ export function schemavalProvider(options: SchemavalProviderOptions = {}): Schem
     getValidator<T>(schema: object): JsonSchemaValidator<T> {
       const compiled = engine.compile(schema).result;
       return (input: unknown) => {
-        if (!compiled.ok) {
+        if (compiled.status === 'refused') {
           return { valid: false, data: undefined, errorMessage: `schema refused (${compiled.refusal.code}): ${compiled.refusal.message}` };
         }
         const verdict = compiled.schema.validate(input);
-        if (verdict.valid) return { valid: true, data: input as T, errorMessage: undefined };
+        if (verdict.status === 'valid') return { valid: true, data: input as T, errorMessage: undefined };
         return { valid: false, data: undefined, errorMessage: formatIssues(verdict.issues) };
       };
     },

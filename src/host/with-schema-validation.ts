@@ -16,7 +16,7 @@ import type { ValidatorService } from '../protocol/validator-service.ts';
 import { wrapElicitation } from './elicitation-guard.ts';
 import { invalidParams } from './invalid-params.ts';
 import { anyResult, callToolResult } from './plain-result-schemas.ts';
-import { createMemoryVerdictCache, type VerdictCache } from './verdict-cache.ts';
+import { createMemoryVerdictCache, isToolVerdict, type VerdictCache } from './verdict-cache.ts';
 
 /** Something the adapter let through but wants the host to know (a refused tool, a result that broke its schema). */
 export interface SchemaValidationWarning {
@@ -127,6 +127,12 @@ function holdToolLists(transport: WatchedTransport): void {
   });
 }
 
+/**
+ * The shape of persisted tool verdicts, first in every cache key: raised whenever `ToolVerdict` changes shape, so a
+ * browser's IndexedDB never answers with a verdict written in an older one (v2: `status` and `SchemaVerdict`s).
+ */
+const verdictFormat = 'v2';
+
 /** A result schema (Standard Schema) that takes the value as it is: the envelope is read by `readToolListPage`. */
 const asSent = { '~standard': { version: 1, vendor: 'schemaval', validate: (value: unknown) => ({ value }) } } as const;
 
@@ -151,7 +157,9 @@ export function withSchemaValidation<C extends McpClientLike>(client: C, options
   const cache = options.cache ?? createMemoryVerdictCache();
   const warn = options.onWarning ?? (() => undefined);
   const policy = validator.policy ?? resolvePolicy();
-  const keyPrefix = `${engineVersion}|${cfworkerAdapterId}|${policyHash(policy)}|`;
+  // The verdict format comes first: a verdict stored in an older shape is never looked up (`isToolVerdict` is the
+  // second guard, for whatever a cache hands back).
+  const keyPrefix = `${verdictFormat}|${engineVersion}|${cfworkerAdapterId}|${policyHash(policy)}|`;
   const registry = new Map<string, Entry>();
   const request = (client.request as unknown as RequestWithSchema).bind(client);
   const modern =
@@ -182,6 +190,12 @@ export function withSchemaValidation<C extends McpClientLike>(client: C, options
   let pages = new Map<string, readonly string[]>();
   let counts = new Map<string, number>();
 
+  /** A cached verdict for this tool, or undefined: a value that is not a well-formed verdict on it is a miss. */
+  const cachedVerdict = async (print: string, tool: Tool): Promise<ToolVerdict | undefined> => {
+    const stored: unknown = await cache.get(keyPrefix + print);
+    return isToolVerdict(stored) && stored.fingerprint === print && stored.name === tool.name ? stored : undefined;
+  };
+
   const admit = async (tools: readonly unknown[]): Promise<Tool[]> => {
     // The list's own verdicts (a malformed or duplicated name, a definition MCP calls malformed) come first, decided
     // over the whole list: a cached verdict for one definition must not let a duplicate through, and such a verdict
@@ -190,7 +204,7 @@ export function withSchemaValidation<C extends McpClientLike>(client: C, options
     const forced = toolListRefusals(tools, counts, revision());
     const judged = (i: number): boolean => forced[i] === undefined;
     const prints = tools.map((tool, i) => (judged(i) ? (toolFingerprintIfAny(tool as Tool) ?? '') : ''));
-    const cached = await Promise.all(prints.map((print) => (print === '' ? undefined : cache.get(keyPrefix + print))));
+    const cached = await Promise.all(prints.map((print, i) => (print === '' ? undefined : cachedVerdict(print, tools[i] as Tool))));
     const fresh = tools.filter((_, i) => judged(i) && cached[i] === undefined) as Tool[];
     const compiled = fresh.length > 0 ? await validator.compileTools(fresh) : [];
     let next = 0;
@@ -206,10 +220,10 @@ export function withSchemaValidation<C extends McpClientLike>(client: C, options
       const named = typeof (entry as { name?: unknown } | null)?.name === 'string';
       if (named) registry.set(tool.name, { tool, verdict, compiled: judged(i) && fromCache === undefined });
       for (const side of [verdict.input, verdict.output]) {
-        if (side !== null && !side.ok) warn({ tool: verdict.name, code: side.code, message: side.message });
+        if (side?.status === 'refused') warn({ tool: verdict.name, code: side.refusal.code, message: side.refusal.message });
       }
       for (const warning of verdict.warnings) warn({ tool: verdict.name, code: warning.code, message: warning.message });
-      if (verdict.verdict === 'accepted') accepted.push(tool);
+      if (verdict.status === 'accepted') accepted.push(tool);
     }
     options.onVerdicts?.({ verdicts, fromCache: cached.filter((verdict) => verdict !== undefined).length, compiled: fresh.length });
     return accepted;
@@ -284,8 +298,8 @@ export function withSchemaValidation<C extends McpClientLike>(client: C, options
       if ((error as { code?: unknown }).code !== 'TIMEOUT') throw error;
       return { timedOut: error instanceof Error ? error.message : 'validation ran past its time budget' };
     }
-    if ('refused' in outcome && entry.verdict.verdict === 'accepted') {
-      const verdict: ToolVerdict = { ...entry.verdict, verdict: 'refused', [side]: { ok: false, ...outcome.refused } };
+    if (outcome.status === 'refused' && entry.verdict.status === 'accepted') {
+      const verdict: ToolVerdict = { ...entry.verdict, status: 'refused', [side]: { status: 'refused', refusal: outcome.refusal } };
       entry.verdict = verdict;
       if (verdict.fingerprint !== '') await cache.set(keyPrefix + verdict.fingerprint, verdict);
     }
@@ -324,14 +338,14 @@ export function withSchemaValidation<C extends McpClientLike>(client: C, options
           `Tool "${name}": arguments could not be checked in time (${outcome.timedOut}); the call was not sent`,
         );
       }
-      if ('refused' in outcome) {
+      if (outcome.status === 'refused') {
         return refuseCall(
           name,
-          outcome.refused.code,
-          `Tool "${name}": arguments cannot be checked (${outcome.refused.code}: ${outcome.refused.message}); the call was not sent`,
+          outcome.refusal.code,
+          `Tool "${name}": arguments cannot be checked (${outcome.refusal.code}: ${outcome.refusal.message}); the call was not sent`,
         );
       }
-      if (!outcome.valid) {
+      if (outcome.status === 'invalid') {
         const lines = outcome.issues.map((issue) => `${issue.path}: ${issue.message}`).join('\n');
         if (argumentErrors === 'result') return refuseCall(name, 'invalid_arguments', `Invalid arguments for tool "${name}":\n${lines}`);
         return refuseCall(
@@ -369,11 +383,11 @@ export function withSchemaValidation<C extends McpClientLike>(client: C, options
       const message = `Tool "${name}": structuredContent could not be checked in time (${outcome.timedOut})`;
       if (output === 'enforce') throw invalidParams(message, { tool: name, code: 'timeout' });
       warn({ tool: name, code: 'timeout', message });
-    } else if ('refused' in outcome) {
-      const message = `Tool "${name}": structuredContent cannot be checked (${outcome.refused.code}: ${outcome.refused.message})`;
-      if (output === 'enforce') throw invalidParams(message, { tool: name, code: outcome.refused.code });
-      warn({ tool: name, code: outcome.refused.code, message });
-    } else if (!outcome.valid) {
+    } else if (outcome.status === 'refused') {
+      const message = `Tool "${name}": structuredContent cannot be checked (${outcome.refusal.code}: ${outcome.refusal.message})`;
+      if (output === 'enforce') throw invalidParams(message, { tool: name, code: outcome.refusal.code });
+      warn({ tool: name, code: outcome.refusal.code, message });
+    } else if (outcome.status === 'invalid') {
       const message = `Tool "${name}" returned structuredContent that does not match its outputSchema: ${formatIssues(outcome.issues)}`;
       if (output === 'enforce') throw invalidParams(message, { tool: name, code: 'structured_content_invalid', issues: outcome.issues });
       warn({ tool: name, code: 'structured_content_invalid', message, issues: outcome.issues });

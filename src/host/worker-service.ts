@@ -2,7 +2,7 @@ import { createLruCache } from '../engine/core/index.ts';
 import { fingerprint, toolFingerprint } from '../engine/json/index.ts';
 import type { EngineStats, ValidationOutcome } from '../protocol/outcome.ts';
 import type { Refusal } from '../protocol/refusal.ts';
-import type { ToolVerdict } from '../protocol/tool.ts';
+import type { SchemaVerdict, ToolVerdict } from '../protocol/tool.ts';
 import type { CompiledSchemaInfo, SchemaOrFingerprint, ValidatorService, WorkerRequest } from '../protocol/validator-service.ts';
 import { createTooSlowRegistry } from './too-slow.ts';
 import { ValidatorError } from './validator-error.ts';
@@ -105,7 +105,9 @@ export function createWorkerService(client: WorkerClient, options: WorkerService
       const print = orEmpty(() => fingerprint(schema));
       tooSlow.compileTimedOut(print);
       tooSlow.compileTimedOut(schema);
-      return { fingerprint: print, refusal: tooSlow.refusal(schema) ?? null, warnings: [] };
+      // Refused whatever the schema is: the registry keys only objects and fingerprints, and a schema may have neither.
+      const refusal = tooSlow.refusal(schema) ?? tooSlow.refusal(print) ?? slowCompile(options.compileBudgetMs);
+      return { status: 'refused', refusal, fingerprint: print, warnings: [] };
     }
   };
 
@@ -120,7 +122,7 @@ export function createWorkerService(client: WorkerClient, options: WorkerService
     const known =
       typeof schema === 'string' ? schema : typeof schema === 'object' && schema !== null ? fingerprintOf.get(schema) : undefined;
     const refusal = tooSlow.refusal(schema) ?? (known === undefined ? undefined : tooSlow.refusal(known));
-    if (refusal !== undefined) return Promise.resolve({ refused: refusal });
+    if (refusal !== undefined) return Promise.resolve({ status: 'refused', refusal });
     if (known !== undefined) {
       return byFingerprint(known, validationRequest(op, known, payload)).then(
         (answer) => (answer as { outcome: ValidationOutcome }).outcome,
@@ -143,7 +145,7 @@ export function createWorkerService(client: WorkerClient, options: WorkerService
   ): Promise<ValidationOutcome> => {
     if (typeof fingerprint !== 'string') return Promise.reject(new ValidatorError('INVALID_ARGUMENT', `${op} wants a tool fingerprint`));
     const refusal = tooSlow.refusal(fingerprint);
-    if (refusal !== undefined) return Promise.resolve({ refused: refusal });
+    if (refusal !== undefined) return Promise.resolve({ status: 'refused', refusal });
     return byFingerprint(fingerprint, { op, fingerprint, instance }) as Promise<ValidationOutcome>;
   };
 
@@ -161,9 +163,9 @@ export function createWorkerService(client: WorkerClient, options: WorkerService
       return verdicts.map((verdict, i) => {
         remember(verdict.fingerprint, { kind: 'tool', tool: tools[i] });
         const refusal = tooSlow.refusal(verdict.fingerprint);
-        if (refusal === undefined || verdict.verdict === 'refused') return verdict;
+        if (refusal === undefined || verdict.status === 'refused') return verdict;
         // Validations against it kept overrunning the budget since it was compiled.
-        return { ...verdict, verdict: 'refused', input: { ok: false, ...refusal } };
+        return { ...verdict, status: 'refused', input: { status: 'refused', refusal } };
       });
     },
     async compile(schema) {
@@ -171,14 +173,14 @@ export function createWorkerService(client: WorkerClient, options: WorkerService
       if (typeof schema === 'object' && schema !== null && info.fingerprint !== '') fingerprintOf.set(schema, info.fingerprint);
       remember(info.fingerprint, { kind: 'schema', schema });
       const refusal = tooSlow.refusal(info.fingerprint);
-      if (refusal !== undefined && info.refusal === null) return { ...info, refusal };
+      if (refusal !== undefined && info.status === 'accepted') return { ...info, status: 'refused', refusal };
       return info;
     },
     validateArguments: (fingerprint, args) => validateTool(fingerprint, 'validateArguments', args),
     validateStructured: (fingerprint, structuredContent) => validateTool(fingerprint, 'validateStructured', structuredContent),
     async validateElicitation(requestedSchema, content) {
       const refusal = tooSlow.refusal(requestedSchema);
-      if (refusal !== undefined) return { refused: refusal };
+      if (refusal !== undefined) return { status: 'refused', refusal };
       if (typeof requestedSchema !== 'object' || requestedSchema === null)
         return (await client.send({ op: 'validateElicitation', schema: requestedSchema, instance: content })) as ValidationOutcome;
       return (await withSchemaObject(requestedSchema, {
@@ -210,17 +212,23 @@ function isNamedTool(tool: unknown): tool is NamedTool {
 function renumbered(verdict: ToolVerdict, i: number): ToolVerdict {
   const name = `tools[${i}]`;
   const rename = (text: string): string => (text.startsWith('tools[0]') ? name + text.slice('tools[0]'.length) : text);
-  const input = verdict.input === null || verdict.input.ok ? verdict.input : { ...verdict.input, message: rename(verdict.input.message) };
+  const input: SchemaVerdict | null =
+    verdict.input?.status === 'refused'
+      ? { status: 'refused', refusal: { ...verdict.input.refusal, message: rename(verdict.input.refusal.message) } }
+      : verdict.input;
   return { ...verdict, name: rename(verdict.name), input };
 }
 
 /** The verdict on a tool whose compile overran its budget: each schema it has is refused `too_slow`. */
 function slowVerdict(tool: NamedTool, print: string, refusal: Refusal | undefined): ToolVerdict {
-  const side = { ok: false as const, code: 'too_slow' as const, message: refusal?.message ?? 'compiling this tool ran past its budget' };
+  const side: SchemaVerdict = {
+    status: 'refused',
+    refusal: { code: 'too_slow', message: refusal?.message ?? 'compiling this tool ran past its budget' },
+  };
   return {
     name: tool.name,
     fingerprint: print,
-    verdict: 'refused',
+    status: 'refused',
     input: tool.inputSchema !== undefined || tool.outputSchema === undefined ? side : null,
     output: tool.outputSchema !== undefined ? side : null,
     warnings: [],
@@ -229,12 +237,17 @@ function slowVerdict(tool: NamedTool, print: string, refusal: Refusal | undefine
 
 /** What a validation request answers when its schema turned out to be refused before it could be sent. */
 function refusedAnswer(request: WorkerRequest, refusal: Refusal): unknown {
-  const outcome: ValidationOutcome = { refused: refusal };
+  const outcome: ValidationOutcome = { status: 'refused', refusal };
   return request.op === 'validate' || request.op === 'validateJson' ? { fingerprint: request.schema, outcome } : outcome;
 }
 
 function validationRequest(op: 'validate' | 'validateJson', schema: SchemaOrFingerprint, payload: unknown): WorkerRequest {
   return op === 'validate' ? { op, schema, instance: payload } : { op, schema, text: payload as string };
+}
+
+/** What `compileTimedOut` refuses a schema with, for a schema the registry cannot key. */
+function slowCompile(compileBudgetMs: number): Refusal {
+  return { code: 'too_slow', message: `compiling ran past its ${compileBudgetMs} ms budget; it is refused from now on` };
 }
 
 /** A fingerprint, or `''` for a value with no canonical form (the engine's convention for "none"). */

@@ -66,7 +66,7 @@ export function getRequest(batch: LaneBatch, index: number): WorkerRequest {
 }
 
 /**
- * A valid outcome (`{ valid: true }`, most answers) crosses as `true`: a structured clone costs about 20 times
+ * A valid outcome (`{ status: 'valid' }`, most answers) crosses as `true`: a structured clone costs about 20 times
  * more for the object than for the boolean, on both sides. Only for the operations that always answer with an
  * object (an outcome, or `{ fingerprint, outcome }` for `validate` by fingerprint), so `true` is never ambiguous:
  * the host knows each request's operation and rebuilds the object (`expandAnswer`).
@@ -77,11 +77,11 @@ function compactAnswer(batch: LaneBatch, index: number, value: unknown): unknown
     case 'validateArguments':
     case 'validateStructured':
     case 'validateElicitation':
-      return (value as { valid?: unknown }).valid === true ? true : value;
+      return (value as { status?: unknown }).status === 'valid' ? true : value;
     case 'validate':
       // By fingerprint (a string schema, as sent): the fingerprint answered is the one the host sent.
       if (typeof batch[at + 1] !== 'string' || ((batch[at + 3] as number) & 1) !== 0) return value;
-      return (value as { outcome: { valid?: unknown } }).outcome.valid === true ? true : value;
+      return (value as { outcome: { status?: unknown } }).outcome.status === 'valid' ? true : value;
     default:
       return value;
   }
@@ -94,9 +94,9 @@ export function expandAnswer(request: WorkerRequest, value: unknown): unknown {
     case 'validateArguments':
     case 'validateStructured':
     case 'validateElicitation':
-      return { valid: true };
+      return { status: 'valid' };
     case 'validate':
-      return { fingerprint: request.schema, outcome: { valid: true } };
+      return { fingerprint: request.schema, outcome: { status: 'valid' } };
     default:
       return value;
   }

@@ -1,8 +1,17 @@
 import type { Refusal } from './refusal.ts';
 import type { Verdict } from './verdict.ts';
 
-/** What checking an instance against a schema yields: a verdict, or the schema's refusal. */
-export type ValidationOutcome = Verdict | { readonly refused: Refusal };
+/**
+ * What checking an instance against a schema yields, told apart by `status`: `valid`, `invalid` with its issues, or
+ * `refused` with the schema's refusal (docs/decisions/018-one-outcome-shape.md).
+ */
+export type ValidationOutcome = Verdict | Refused;
+
+/** The one shape of a refusal, wherever one is answered: a schema, a tool, an elicitation form. */
+export interface Refused {
+  readonly status: 'refused';
+  readonly refusal: Refusal;
+}
 
 /** Counters a service reports for monitoring. */
 export interface EngineStats {

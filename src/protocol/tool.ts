@@ -1,4 +1,4 @@
-import type { RefusalCode } from './refusal.ts';
+import type { Refused } from './outcome.ts';
 import type { SchemaWarning } from './warning.ts';
 
 /** The parts of an MCP tool definition that schemaval reads. */
@@ -9,14 +9,14 @@ export interface ToolDefinition {
   readonly [key: string]: unknown;
 }
 
-/** The verdict on one of a tool's schemas. */
-export type SchemaVerdict = { readonly ok: true } | { readonly ok: false; readonly code: RefusalCode; readonly message: string };
+/** The verdict on a schema: enforced, or refused with the reason. */
+export type SchemaVerdict = { readonly status: 'accepted' } | Refused;
 
 /** A tool is refused when either of its schemas is refused. `null`: the tool has no such schema. */
 export interface ToolVerdict {
   readonly name: string;
   readonly fingerprint: string;
-  readonly verdict: 'accepted' | 'refused';
+  readonly status: 'accepted' | 'refused';
   readonly input: SchemaVerdict | null;
   readonly output: SchemaVerdict | null;
   readonly warnings: readonly SchemaWarning[];

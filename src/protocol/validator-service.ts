@@ -1,18 +1,16 @@
 import type { EngineStats, ValidationOutcome } from './outcome.ts';
 import type { Policy } from './policy.ts';
-import type { Refusal } from './refusal.ts';
-import type { ToolVerdict } from './tool.ts';
+import type { SchemaVerdict, ToolVerdict } from './tool.ts';
 import type { SchemaWarning } from './warning.ts';
 
 /** A schema, or the fingerprint of one compiled earlier. */
 export type SchemaOrFingerprint = string | object | boolean;
 
 /** A compiled (or refused) schema, referred to by fingerprint afterwards. */
-export interface CompiledSchemaInfo {
+export type CompiledSchemaInfo = SchemaVerdict & {
   readonly fingerprint: string;
-  readonly refusal: Refusal | null;
   readonly warnings: readonly SchemaWarning[];
-}
+};
 
 /**
  * The validation service (docs/architecture.md#worker-rpc), the same in a worker, in-thread and at the edge. Methods return data for

@@ -37,8 +37,8 @@ export function createLiveValidation(
     let state: LiveState;
     try {
       const outcome = await check(value);
-      if ('refused' in outcome) state = { kind: 'refused', code: outcome.refused.code, message: outcome.refused.message };
-      else state = outcome.valid ? { kind: 'valid' } : { kind: 'invalid', issues: outcome.issues };
+      if (outcome.status === 'refused') state = { kind: 'refused', code: outcome.refusal.code, message: outcome.refusal.message };
+      else state = outcome.status === 'valid' ? { kind: 'valid' } : { kind: 'invalid', issues: outcome.issues };
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       const message = error instanceof Error ? error.message : String(error);

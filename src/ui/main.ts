@@ -69,7 +69,7 @@ const panel = createToolsPanel((name) => {
 async function rememberRefusal(name: string, code: RefusalCode, message: string): Promise<void> {
   const verdict = verdicts.get(name);
   if (verdict === undefined) return;
-  verdicts.set(name, { ...verdict, verdict: 'refused', input: { ok: false, code, message } });
+  verdicts.set(name, { ...verdict, status: 'refused', input: { status: 'refused', refusal: { code, message } } });
   const saved = await verdictStore.refuse(verdict.fingerprint, 'input', { code, message });
   document.body.dataset.refusalsSaved = String(Number(document.body.dataset.refusalsSaved ?? 0) + saved);
 }
@@ -143,16 +143,16 @@ async function callTool(tool: Tool, args: unknown): Promise<void> {
 /** Accepted tools (with their warnings), then tools the adapter refused, then those the gateway refused. */
 function entries(listed: readonly Tool[], gatewayRefused: readonly { name: string; code: string; message: string }[]): ToolEntry[] {
   const accepted: ToolEntry[] = listed.map((tool) => ({
-    verdict: 'accepted',
+    status: 'accepted',
     name: tool.name,
     ...(tool.title ? { title: tool.title } : {}),
     warnings: verdicts.get(tool.name)?.warnings ?? [],
   }));
   const refusedHere: ToolEntry[] = [...verdicts.values()].flatMap((verdict) => {
     const refusal = toolRefusal(verdict);
-    return refusal === undefined ? [] : [{ verdict: 'refused', name: verdict.name, code: refusal.code, message: refusal.message }];
+    return refusal === undefined ? [] : [{ status: 'refused', name: verdict.name, code: refusal.code, message: refusal.message }];
   });
-  return [...accepted, ...refusedHere, ...gatewayRefused.map((r): ToolEntry => ({ verdict: 'refused', ...r }))];
+  return [...accepted, ...refusedHere, ...gatewayRefused.map((r): ToolEntry => ({ status: 'refused', ...r }))];
 }
 
 /** Connects to `server` (empty: the demo server) through the gateway, replacing any earlier connection, and lists its tools. */

@@ -58,10 +58,10 @@ export function withModernValidation(client: ModernClient, options: ModernValida
       const name = verdict.name;
       verdicts.set(name, verdict);
       for (const side of [verdict.input, verdict.output]) {
-        if (side !== null && !side.ok) warn({ tool: name, code: side.code, message: side.message });
+        if (side !== null && side.status === 'refused') warn({ tool: name, code: side.refusal.code, message: side.refusal.message });
       }
       for (const warning of verdict.warnings) warn({ tool: name, code: warning.code, message: warning.message });
-      if (verdict.verdict === 'accepted') accepted.push(tool as Tool);
+      if (verdict.status === 'accepted') accepted.push(tool as Tool);
     }
     options.onVerdicts({ verdicts: compiled, fromCache: 0, compiled: compiled.length });
     return {
@@ -78,10 +78,10 @@ export function withModernValidation(client: ModernClient, options: ModernValida
     const refusal = toolRefusal(verdict);
     if (refusal !== undefined) throw refused(refusedToolMessage(name, refusal), refusal.code);
     const checked = await validator.validateArguments(verdict.fingerprint, params.arguments ?? {});
-    if ('refused' in checked) {
-      throw refused(`Tool "${name}": arguments cannot be checked (${checked.refused.code}); the call was not sent`, checked.refused.code);
+    if (checked.status === 'refused') {
+      throw refused(`Tool "${name}": arguments cannot be checked (${checked.refusal.code}); the call was not sent`, checked.refusal.code);
     }
-    if (!checked.valid) {
+    if (checked.status === 'invalid') {
       throw refused(
         `Tool "${name}": invalid arguments, the call was not sent: ${listing(checked.issues)}`,
         'invalid_arguments',
@@ -89,7 +89,7 @@ export function withModernValidation(client: ModernClient, options: ModernValida
       );
     }
     const result = (await client.callTool(params)) as unknown as CallToolResult;
-    if (verdict.output?.ok === true && !result.isError) {
+    if (verdict.output?.status === 'accepted' && !result.isError) {
       if (result.structuredContent === undefined) {
         warn({
           tool: name,
@@ -98,7 +98,7 @@ export function withModernValidation(client: ModernClient, options: ModernValida
         });
       } else {
         const outcome = await validator.validateStructured(verdict.fingerprint, result.structuredContent);
-        if (!('refused' in outcome) && !outcome.valid) {
+        if (outcome.status === 'invalid') {
           const message = `Tool "${name}" returned structuredContent that does not match its outputSchema: ${listing(outcome.issues)}`;
           warn({ tool: name, code: 'structured_content_invalid', message, issues: outcome.issues });
         }

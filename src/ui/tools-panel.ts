@@ -4,12 +4,12 @@ import { renderWarnings } from './result-view.ts';
 /** A tool as the panel shows it: callable (accepted, maybe with warnings) or refused with a code and reason. */
 export type ToolEntry =
   | {
-      readonly verdict: 'accepted';
+      readonly status: 'accepted';
       readonly name: string;
       readonly title?: string;
       readonly warnings: readonly { code: string; message: string }[];
     }
-  | { readonly verdict: 'refused'; readonly name: string; readonly title?: string; readonly code: string; readonly message: string };
+  | { readonly status: 'refused'; readonly name: string; readonly title?: string; readonly code: string; readonly message: string };
 
 /** What the panel lists: every tool, how many can be called and how many are refused. */
 export interface ToolCounts {
@@ -44,7 +44,7 @@ export function createToolsPanel(onSelect: (name: string) => void, onChange?: (c
 
   const item = (entry: ToolEntry): HTMLElement => {
     const label = entry.title ? [entry.title, ' ', h('code', {}, entry.name)] : [h('code', {}, entry.name)];
-    if (entry.verdict === 'refused') {
+    if (entry.status === 'refused') {
       const why = `Refused (${entry.code}): ${entry.message}`;
       return h(
         'li',
@@ -81,7 +81,7 @@ export function createToolsPanel(onSelect: (name: string) => void, onChange?: (c
   };
 
   const render = (): void => {
-    const refused = entries.filter((e) => e.verdict === 'refused').length;
+    const refused = entries.filter((e) => e.status === 'refused').length;
     count.textContent = `${entries.length - refused} callable, ${refused} refused`;
     list.replaceChildren(...entries.map(item));
     onChange?.({ listed: entries.length, callable: entries.length - refused, refused });
@@ -94,9 +94,9 @@ export function createToolsPanel(onSelect: (name: string) => void, onChange?: (c
       render();
     },
     refuse(name, code, message) {
-      if (!entries.some((e) => e.name === name && e.verdict === 'accepted')) return false;
+      if (!entries.some((e) => e.name === name && e.status === 'accepted')) return false;
       entries = entries.map((e) =>
-        e.name === name ? { verdict: 'refused', name, ...(e.title ? { title: e.title } : {}), code, message } : e,
+        e.name === name ? { status: 'refused', name, ...(e.title ? { title: e.title } : {}), code, message } : e,
       );
       render();
       return true;

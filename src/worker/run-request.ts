@@ -1,7 +1,7 @@
 import type { Engine } from '../engine/core/index.ts';
 import { EngineError } from '../engine/core/index.ts';
 import { parseJson } from '../engine/json/index.ts';
-import type { WorkerOperation, WorkerRequest } from '../protocol/validator-service.ts';
+import type { CompiledSchemaInfo, WorkerOperation, WorkerRequest } from '../protocol/validator-service.ts';
 
 /** Generous: the engine applies the policy's own bounds after decoding. */
 const decodeLimits = { maxBytes: 256 * 1024 * 1024, maxDepth: 10_000 };
@@ -14,7 +14,11 @@ export function runRequest(engine: Engine, wire: WorkerRequest): unknown {
       return engine.compileTools(request.tools);
     case 'compile': {
       const { fingerprint, result } = engine.compile(request.schema);
-      return { fingerprint, refusal: result.ok ? null : result.refusal, warnings: result.ok ? result.schema.warnings : [] };
+      const info: CompiledSchemaInfo =
+        result.status === 'accepted'
+          ? { status: 'accepted', fingerprint, warnings: result.schema.warnings }
+          : { status: 'refused', refusal: result.refusal, fingerprint, warnings: [] };
+      return info;
     }
     case 'validateArguments':
       return engine.validateArguments(request.fingerprint, request.instance);

@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Dialect } from '../../src/protocol/dialect.ts';
+import type { Refused } from '../../src/protocol/outcome.ts';
 import type { Refusal } from '../../src/protocol/refusal.ts';
 
 /** The suite's folders and the dialect each one tests. */
@@ -51,7 +52,7 @@ export type Outcome = 'pass' | 'fail' | 'refused';
 /** One group's result, with whether it is what the expectations say. */
 export interface GroupResult {
   readonly group: SuiteGroup;
-  readonly outcome: { readonly refused: Refusal } | { readonly failed: readonly string[]; readonly passed: number };
+  readonly outcome: Refused | { readonly status: 'checked'; readonly failed: readonly string[]; readonly passed: number };
 }
 
 /** The per-dialect figures and everything that is not as reviewed. */
@@ -72,18 +73,18 @@ export function classify(results: readonly GroupResult[], expectations: readonly
     const figures = byDialect.get(group.folder) ?? { pass: 0, fail: 0, refused: 0, refusedExpected: 0 };
     byDialect.set(group.folder, figures);
     const name = `${group.folder}/${group.file} › ${group.description}`;
-    if ('refused' in outcome) {
+    if (outcome.status === 'refused') {
       figures.refused += group.tests.length;
       const matches = expectations.filter(
         (e) => e.folder === group.folder && e.file === group.file && (e.group === '*' || e.group === group.description),
       );
-      const expected = matches.find((e) => e.code === outcome.refused.code) ?? matches[0];
-      if (expected && expected.code === outcome.refused.code) {
+      const expected = matches.find((e) => e.code === outcome.refusal.code) ?? matches[0];
+      if (expected && expected.code === outcome.refusal.code) {
         used.add(expected);
         figures.refusedExpected += group.tests.length;
       } else {
         silent.push(
-          `${name}: refused (${outcome.refused.code}: ${outcome.refused.message}) but not reviewed${expected ? ` (expected ${expected.code})` : ''}`,
+          `${name}: refused (${outcome.refusal.code}: ${outcome.refusal.message}) but not reviewed${expected ? ` (expected ${expected.code})` : ''}`,
         );
       }
       continue;

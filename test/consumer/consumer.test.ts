@@ -208,12 +208,12 @@ describe('the installed package', { concurrency: true }, () => {
       "new Client({ name: 'p', version: '1.0.0' }, { jsonSchemaValidator: schemavalProvider() });",
       "client.setRequestHandler('elicitation/create', () => ({ action: 'decline' }));",
       "const outcome = await validator.validate({ type: 'integer' }, 'x');",
-      'console.log(JSON.stringify({ same, valid: outcome.valid }));',
+      'console.log(JSON.stringify({ same, status: outcome.status }));',
       '',
     ];
     await writeFile(join(host.dir, 'host.mjs'), script.join('\n'));
     const ran = expectOk('node host.mjs', await run(process.execPath, ['host.mjs'], { cwd: host.dir, timeoutMs: 60_000 }));
-    assert.deepEqual(JSON.parse(ran.stdout.trim()), { same: true, valid: false });
+    assert.deepEqual(JSON.parse(ran.stdout.trim()), { same: true, status: 'invalid' });
     const lines = [
       "import { Client } from '@modelcontextprotocol/client';",
       "import { createValidator, schemavalProvider, withElicitationValidation, withSchemaValidation } from 'schemaval/host';",
@@ -223,6 +223,12 @@ describe('the installed package', { concurrency: true }, () => {
       "export const wrapped: Client = withSchemaValidation(new Client({ name: 'host', version: '1.0.0' }), { validator: createValidator() });",
       "export const provided = new Client({ name: 'p', version: '1.0.0' }, { jsonSchemaValidator: schemavalProvider() });",
       'export const inline = createInlineValidator(options);',
+      // The outcome narrows on `status` alone (decision 018): a refusal's code needs no `in` test.
+      'export async function refusalCode(): Promise<string | undefined> {',
+      "  const outcome = await inline.validate({ type: 'integer' }, 1);",
+      "  if (outcome.status === 'invalid') return outcome.issues[0].keyword;",
+      "  return outcome.status === 'refused' ? outcome.refusal.code : undefined;",
+      '}',
       '',
     ];
     await writeFile(join(host.dir, 'consumer.ts'), lines.join('\n'));
@@ -244,10 +250,10 @@ describe('the installed package', { concurrency: true }, () => {
     const report = JSON.parse(result.stdout.trim().split('\n').at(-1) ?? '') as Record<string, unknown>;
     assert.equal(report.engineRefusal, 'remote_ref');
     assert.deepEqual(report.engineIssues, ['$.count type']);
-    assert.equal(report.engineValid, true);
+    assert.equal(report.engineValid, 'valid');
     assert.equal(report.validatorMode, 'worker');
     assert.deepEqual(report.workerIssues, ['$.count minimum']);
-    assert.equal(report.workerValid, true);
+    assert.equal(report.workerValid, 'valid');
     assert.equal(report.afterClose, 'CLOSED');
     assert.deepEqual(report.listed, ['add']);
     assert.deepEqual(report.warnings, ['remote remote_ref']);
@@ -359,27 +365,28 @@ describe('the installed package', { concurrency: true }, () => {
       assert.equal(await out.getAttribute('data-state'), 'done', text);
       const result = JSON.parse(text) as {
         mode: string;
-        valid: { valid: boolean };
-        invalid: { valid: boolean; issues: { path: string }[] };
-        redos: { valid: boolean; issues: { path: string; keyword: string }[] };
+        valid: { status: string };
+        invalid: { status: string; issues: { path: string }[] };
+        redos: { status: string; issues: { path: string; keyword: string }[] };
         redosMs: number;
-        refused: { refused?: { code: string } };
+        refused: { status: string; refusal?: { code: string } };
       };
       t.diagnostic(`ReDoS schema answered in ${result.redosMs.toFixed(1)} ms`);
       assert.equal(result.mode, 'worker');
-      assert.equal(result.valid.valid, true);
-      assert.equal(result.invalid.valid, false);
+      assert.equal(result.valid.status, 'valid');
+      assert.equal(result.invalid.status, 'invalid');
       assert.deepEqual(
         result.invalid.issues.map((issue) => issue.path),
         ['$.text'],
       );
-      assert.equal(result.redos.valid, false, 'the hostile string does not match');
+      assert.equal(result.redos.status, 'invalid', 'the hostile string does not match');
       assert.deepEqual(
         result.redos.issues.map((issue) => `${issue.path} ${issue.keyword}`),
         ['$.text pattern'],
       );
       assert.ok(result.redosMs < 250, `answered within the 250 ms budget (${result.redosMs.toFixed(1)} ms)`);
-      assert.equal(result.refused.refused?.code, 'remote_ref');
+      assert.equal(result.refused.status, 'refused');
+      assert.equal(result.refused.refusal?.code, 'remote_ref');
       assert.deepEqual(errors, []);
     } finally {
       await browser.close();
@@ -457,7 +464,7 @@ describe('the installed package', { concurrency: true }, () => {
       assert.equal(((await remote.json()) as { error: { code: string } }).error.code, 'remote_ref');
       const mounted = await post('/schemaval/v1/validate', JSON.stringify({ schema: { type: 'integer' }, instance: 'x' }));
       assert.equal(mounted.status, 200);
-      assert.equal(((await mounted.json()) as { valid: boolean }).valid, false);
+      assert.equal(((await mounted.json()) as { status: string }).status, 'invalid');
     } finally {
       await mf.dispose();
     }

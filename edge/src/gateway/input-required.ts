@@ -67,13 +67,13 @@ export async function sealInputRequired(
     }
     if (mode?.mode === 'form') {
       const subset = checkElicitationSchema(params.requestedSchema);
-      if (!subset.ok) {
+      if (subset.status === 'refused') {
         return {
           ok: false,
           refusal: {
             code: -32602,
-            message: `Elicitation refused: inputRequests${member(key)}: ${subset.message}; the server's request was not relayed`,
-            data: { code: 'invalid_schema', input: key },
+            message: `Elicitation refused: inputRequests${member(key)}: ${subset.refusal.message}; the server's request was not relayed`,
+            data: { code: subset.refusal.code, input: key },
           },
         };
       }
@@ -176,17 +176,18 @@ async function checkAnswer(
   }
   const content = { ...elicitationDefaults(schema), ...((response.content as Json | undefined) ?? {}) };
   const outcome = await engine.validateElicitation(schema, content);
-  if ('refused' in outcome) {
+  if (outcome.status === 'refused') {
     return {
       ok: false,
       refusal: {
         code: -32602,
-        message: `${where}: elicitation refused: ${outcome.refused.message}`,
-        data: { code: outcome.refused.code, input: key },
+        message: `${where}: elicitation refused: ${outcome.refusal.message}`,
+        data: { code: outcome.refusal.code, input: key },
       },
     };
   }
-  if (!outcome.valid) return { ok: false, refusal: invalidAnswer(key, `${where}: ${formatIssues(outcome.issues)}`, outcome.issues) };
+  if (outcome.status === 'invalid')
+    return { ok: false, refusal: invalidAnswer(key, `${where}: ${formatIssues(outcome.issues)}`, outcome.issues) };
   return { ok: true, value: { ...response, content } };
 }
 

@@ -163,8 +163,8 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
       const refusal =
         mode.mode === 'unknown'
           ? { code: 'unknown_mode', message: mode.message }
-          : subset?.ok === false
-            ? { code: 'invalid_schema', message: subset.message }
+          : subset?.status === 'refused'
+            ? subset.refusal
             : undefined;
       if (refusal !== undefined) {
         event({ kind: 'elicitation_refused', ...refusal });
@@ -310,9 +310,9 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
     if (!schema.ok) return errorResponse(message.id, -32603, 'the gateway lost the form it sent');
     const content = { ...elicitationDefaults(schema.value), ...(result.content ?? {}) };
     const outcome = await options.engine.validateElicitation(schema.value, content);
-    if ('refused' in outcome)
-      return errorResponse(message.id, -32602, `Elicitation refused: ${outcome.refused.message}`, { code: outcome.refused.code });
-    if (!outcome.valid) {
+    if (outcome.status === 'refused')
+      return errorResponse(message.id, -32602, `Elicitation refused: ${outcome.refusal.message}`, { code: outcome.refusal.code });
+    if (outcome.status === 'invalid') {
       const lines = formatIssues(outcome.issues, Number.POSITIVE_INFINITY);
       event({ kind: 'answer_refused', code: 'invalid_answer', message: lines });
       return errorResponse(message.id, -32602, `Elicitation answer does not match requestedSchema: ${lines}`, {

@@ -69,14 +69,14 @@ export function createToolGate(engine: Engine) {
         return {
           name: verdict.name,
           verdict,
-          definition: verdict.verdict === 'accepted' ? definitionText(tool) : '{}',
+          definition: verdict.status === 'accepted' ? definitionText(tool) : '{}',
           hasOutputSchema: tool.outputSchema !== undefined,
         };
       });
       await store.putTools(stored, page);
       return {
-        accepted: tools.filter((_, i) => verdicts[i]?.verdict === 'accepted'),
-        refused: stored.filter((tool) => tool.verdict.verdict === 'refused'),
+        accepted: tools.filter((_, i) => verdicts[i]?.status === 'accepted'),
+        refused: stored.filter((tool) => tool.verdict.status === 'refused'),
       };
     },
 
@@ -91,9 +91,9 @@ export function createToolGate(engine: Engine) {
         };
       }
       const outcome = await withTool(tool, (fingerprint) => engine.validateArguments(fingerprint, args ?? {}));
-      if ('refused' in outcome)
-        return { ok: false, code: outcome.refused.code, message: `Tool "${tool.name}": ${outcome.refused.message}` };
-      if (outcome.valid) return { ok: true };
+      if (outcome.status === 'refused')
+        return { ok: false, code: outcome.refusal.code, message: `Tool "${tool.name}": ${outcome.refusal.message}` };
+      if (outcome.status === 'valid') return { ok: true };
       return {
         ok: false,
         code: 'invalid_arguments',
@@ -113,8 +113,8 @@ export function createToolGate(engine: Engine) {
         };
       }
       const outcome = await withTool(tool, (fingerprint) => engine.validateStructured(fingerprint, result.structuredContent));
-      if ('refused' in outcome) return { ok: false, code: outcome.refused.code, message: outcome.refused.message };
-      if (outcome.valid) return { ok: true };
+      if (outcome.status === 'refused') return { ok: false, code: outcome.refusal.code, message: outcome.refusal.message };
+      if (outcome.status === 'valid') return { ok: true };
       return {
         ok: false,
         code: 'structured_content_invalid',

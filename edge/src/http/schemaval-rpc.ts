@@ -10,7 +10,7 @@ import { validateAgainst, validateJsonAgainst } from './validate-against.ts';
  * arguments arrive as structured clones, so use `validateJson` for integers past 2^53.
  */
 export class SchemavalRpc extends WorkerEntrypoint {
-  /** `{valid:true}`, `{valid:false,issues}` or `{refused:{code,message}}`. */
+  /** `{status:'valid'}`, `{status:'invalid',issues}` or `{status:'refused',refusal:{code,message}}`. */
   validate(schema: unknown, instance: unknown): ValidationOutcome {
     return validateAgainst(isolateEngine, schema, instance);
   }

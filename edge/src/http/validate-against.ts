@@ -8,7 +8,7 @@ import type { ValidationOutcome } from '../../../src/protocol/index.ts';
 export function validateAgainst(engine: Engine, schema: unknown, instance: unknown): ValidationOutcome {
   if (typeof schema === 'string') {
     const { result } = engine.compile(schema);
-    if (!result.ok) return { refused: result.refusal };
+    if (result.status === 'refused') return { status: 'refused', refusal: result.refusal };
   }
   return engine.validate(schema as object | boolean, instance);
 }
@@ -17,7 +17,7 @@ export function validateAgainst(engine: Engine, schema: unknown, instance: unkno
 export function validateJsonAgainst(engine: Engine, schema: unknown, text: string): ValidationOutcome {
   if (typeof schema === 'string') {
     const { result } = engine.compile(schema);
-    if (!result.ok) return { refused: result.refusal };
+    if (result.status === 'refused') return { status: 'refused', refusal: result.refusal };
   }
   return engine.validateJson(schema as object | boolean, text);
 }

@@ -44,8 +44,8 @@ export function validateBody<T = unknown>(
     if (!body.ok && body.code === 'too_deep') return errorResponse(c, 400, 'bad_request', body.message);
     if (!body.ok) return errorResponse(c, body.status, body.code, body.message);
     const outcome = validateAgainst(engine, schema, body.value);
-    if ('refused' in outcome) return errorResponse(c, 422, outcome.refused.code, outcome.refused.message);
-    if (!outcome.valid) {
+    if (outcome.status === 'refused') return errorResponse(c, 422, outcome.refusal.code, outcome.refusal.message);
+    if (outcome.status === 'invalid') {
       const first = outcome.issues[0];
       const more = outcome.issues.length > 1 ? ` (and ${outcome.issues.length - 1} more)` : '';
       const message = first === undefined ? 'body is invalid' : `${first.path}: ${first.message}${more}`;

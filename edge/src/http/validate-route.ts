@@ -22,7 +22,7 @@ export function validateRoute(engine: Engine, maxBodyBytes: number): (c: Context
     }
     const { schema, instance } = value as { schema: unknown; instance: unknown };
     const outcome = validateAgainst(engine, schema, instance);
-    if ('refused' in outcome) return errorResponse(c, 422, outcome.refused.code, outcome.refused.message);
+    if (outcome.status === 'refused') return errorResponse(c, 422, outcome.refusal.code, outcome.refusal.message);
     return c.json(outcome, 200);
   };
 }

@@ -56,6 +56,7 @@ export class McpSession extends DurableObject implements SessionStore {
 
   async getTool(name: string): Promise<StoredTool | undefined> {
     const [row] = this.toolTable().exec<{ record: string }>('SELECT record FROM tool_records WHERE name = ?', name).toArray();
+    // A row of an older record format reads as missing (`unpackTool`): the gateway lists the tools again.
     return row === undefined ? undefined : unpackTool(name, row.record);
   }
 

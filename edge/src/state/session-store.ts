@@ -136,8 +136,15 @@ export function toolsBytes(tools: readonly StoredTool[]): number {
 }
 
 /**
+ * The shape of the records `packTool` writes, kept in each record. A row without it (one written before verdicts
+ * were told apart by `status`, which a Durable Object may hold for a day) or with another reads as missing, never as
+ * an accepted tool: the gateway lists the tools again.
+ */
+export const storedToolFormat = 2;
+
+/**
  * A stored tool as a Durable Object row keeps it: the name once (the row's key), not again in the record or the
- * verdict. `unpackTool` puts it back.
+ * verdict, and the record's `format`. `unpackTool` puts it back.
  */
 export function packTool(tool: StoredTool): string {
   return JSON.stringify(packedRecord(tool));
@@ -147,12 +154,17 @@ export function packTool(tool: StoredTool): string {
 export function packedRecord(tool: StoredTool): Record<string, unknown> {
   const { name: _name, verdict, ...rest } = tool;
   const { name: _verdictName, ...verdictRest } = verdict;
-  return { ...rest, verdict: verdictRest };
+  return { format: storedToolFormat, ...rest, verdict: verdictRest };
 }
 
-export function unpackTool(name: string, record: string): StoredTool {
-  const parsed = JSON.parse(record) as Omit<StoredTool, 'name' | 'verdict'> & { verdict: Omit<StoredTool['verdict'], 'name'> };
-  return { ...parsed, name, verdict: { ...parsed.verdict, name } } as StoredTool;
+/** A row's tool; undefined for a record of another `format` (or without one), so it fails closed as unknown. */
+export function unpackTool(name: string, record: string): StoredTool | undefined {
+  const parsed = JSON.parse(record) as { format?: unknown; verdict?: unknown };
+  if (parsed === null || typeof parsed !== 'object' || parsed.format !== storedToolFormat) return undefined;
+  const { format: _format, verdict, ...rest } = parsed;
+  const status = (verdict as { status?: unknown } | null | undefined)?.status;
+  if (status !== 'accepted' && status !== 'refused') return undefined;
+  return { ...rest, name, verdict: { ...(verdict as Omit<ToolVerdict, 'name'>), name } } as StoredTool;
 }
 
 export interface MemorySessionStoresOptions {

@@ -1,6 +1,6 @@
 import type { Dialect } from '../../protocol/dialect.ts';
+import type { Refused } from '../../protocol/outcome.ts';
 import type { Policy } from '../../protocol/policy.ts';
-import type { Refusal } from '../../protocol/refusal.ts';
 import type { Verdict } from '../../protocol/verdict.ts';
 import type { SchemaWarning } from '../../protocol/warning.ts';
 import { checkSchema } from '../policy/check-schema.ts';
@@ -34,7 +34,7 @@ export interface CompileSchemaOptions {
   readonly defaultDialect?: Dialect;
 }
 
-export type CompileResult = { readonly ok: true; readonly schema: CompiledSchema } | { readonly ok: false; readonly refusal: Refusal };
+export type CompileResult = { readonly status: 'accepted'; readonly schema: CompiledSchema } | Refused;
 
 /**
  * Runs the static policy and the adapter's own checks, then compiles the engine's own copy with the adapter. The
@@ -47,10 +47,10 @@ export function compileSchema(
   const policy = options.policy ?? defaultPolicy;
   const adapter = options.adapter;
   const checked = checkSchema(schema, policy, options.formats ?? 'annotate', options.defaultDialect);
-  if (!checked.ok) return checked;
+  if (checked.status === 'refused') return checked;
   const { root, dialect, index, warnings } = checked.checked;
   const quirk = adapter.check?.({ schema: root, dialect, index, targets: checked.checked.targets });
-  if (quirk !== undefined) return { ok: false, refusal: quirk };
+  if (quirk !== undefined) return { status: 'refused', refusal: quirk };
   const refNodes = index.refs.filter((site) => site.keyword === '$ref').map((site) => site.node);
   const refTargets = new Map<SchemaObject, SchemaObject | boolean>();
   for (const node of refNodes) {
@@ -59,10 +59,10 @@ export function compileSchema(
     if (found?.length === 1 && found[0] !== undefined) refTargets.set(node, found[0]);
   }
   const compiled = adapter.compile({ schema: root, dialect, base: index.rootUri, refNodes, refTargets, anchors: index.anchors });
-  if (!compiled.ok) return { ok: false, refusal: { code: compiled.code, message: compiled.message } };
+  if (compiled.status === 'refused') return compiled;
   const context = { compiled: compiled.compiled, checked: checked.checked, adapter, policy };
   return {
-    ok: true,
+    status: 'accepted',
     schema: {
       dialect,
       warnings,

@@ -6,7 +6,7 @@ import type { CompileResult } from './compile-schema.ts';
  * message (which names a location, as long as the schema's own pointer).
  */
 export function compiledWeight(result: CompileResult): number {
-  if (!result.ok) return 512 + result.refusal.message.length;
+  if (result.status === 'refused') return 512 + result.refusal.message.length;
   let weight = result.schema.retained;
   for (const warning of result.schema.warnings) weight += 64 + warning.message.length;
   return weight;

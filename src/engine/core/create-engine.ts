@@ -1,4 +1,4 @@
-import type { EngineStats, ValidationOutcome } from '../../protocol/outcome.ts';
+import type { EngineStats, Refused, ValidationOutcome } from '../../protocol/outcome.ts';
 import type { Policy } from '../../protocol/policy.ts';
 import type { ToolVerdict } from '../../protocol/tool.ts';
 import { answerOutcome, splitElicitationAnswer } from '../forms/check-elicitation-schema.ts';
@@ -96,8 +96,11 @@ export function createEngine(options: EngineOptions & { readonly adapter: Schema
   const compileUnhashable = (schema: unknown, formats: FormatMode): CompileResult => {
     counters.compiles++;
     const result = compileSchema(schema, { policy, adapter, formats });
-    if (!result.ok) return result;
-    return { ok: false, refusal: { code: 'invalid_schema', message: 'not canonical JSON (a string holds a lone UTF-16 surrogate)' } };
+    if (result.status === 'refused') return result;
+    return {
+      status: 'refused',
+      refusal: { code: 'invalid_schema', message: 'not canonical JSON (a string holds a lone UTF-16 surrogate)' },
+    };
   };
 
   const compileNow = (schema: unknown, formats: FormatMode): { readonly fingerprint: string; readonly result: CompileResult } => {
@@ -118,8 +121,8 @@ export function createEngine(options: EngineOptions & { readonly adapter: Schema
 
   const run = (result: CompileResult | null, instance: unknown): ValidationOutcome => {
     counters.validations++;
-    if (result === null) return { valid: true };
-    if (!result.ok) return { refused: result.refusal };
+    if (result === null) return { status: 'valid' };
+    if (result.status === 'refused') return result;
     return result.schema.validate(instance);
   };
 
@@ -138,8 +141,8 @@ export function createEngine(options: EngineOptions & { readonly adapter: Schema
       return {
         name,
         fingerprint: '',
-        verdict: 'refused',
-        input: { ok: false, code: 'invalid_schema', message },
+        status: 'refused',
+        input: { status: 'refused', refusal: { code: 'invalid_schema', message } },
         output: null,
         warnings: [],
       };
@@ -195,10 +198,10 @@ export function createEngine(options: EngineOptions & { readonly adapter: Schema
       const parsed = parseJson(text, instanceLimits);
       if (!parsed.ok) {
         counters.validations++;
-        if (!result.ok) return { refused: result.refusal };
+        if (result.status === 'refused') return result;
         const keyword = parsed.code === 'too_large' ? 'maxInstanceBytes' : parsed.code === 'too_deep' ? 'maxInstanceDepth' : 'json';
         const message = parsed.code === 'malformed' ? `not valid JSON: ${parsed.message}` : parsed.message;
-        return { valid: false, issues: [{ path: '$', keyword, message }] };
+        return { status: 'invalid', issues: [{ path: '$', keyword, message }] };
       }
       return run(result, parsed.value);
     },
@@ -241,8 +244,8 @@ function printOf(text: string | undefined, prints: Map<string, string>): string 
 }
 
 /** A refused tool is refused for every check, whichever of its schemas was refused. */
-function refusalOf(tool: CompiledTool): CompileResult | undefined {
-  return [tool.input, tool.output].find((side): side is CompileResult => side !== null && !side.ok);
+function refusalOf(tool: CompiledTool): Refused | undefined {
+  return [tool.input, tool.output].find((side): side is Refused => side !== null && side.status === 'refused');
 }
 
 /** The canonical JSON text, or undefined when the value has none (too deep to walk, lone surrogates). */

@@ -137,7 +137,7 @@ export function exactValidation(
     refNodes,
     anchors,
   });
-  if (!compiled.ok) return [{ path: '$', keyword: 'schema', message: compiled.message }];
+  if (compiled.status === 'refused') return [{ path: '$', keyword: 'schema', message: compiled.refusal.message }];
   const value = copied.holder[0];
   const failures = compiled.compiled.validate(value, options).map(restoreMultipleOf);
   return describeFailures(failures, value, (v) => (typeof v === 'number' ? exactOf.get(v) : undefined));

@@ -49,11 +49,11 @@ export function validateInstance(context: ValidationContext, instance: unknown):
     if (!(error instanceof RangeError)) throw error;
     return invalid([{ path: '$', keyword: 'maxWork', message: 'checking this value needs deeper recursion than the runtime allows' }]);
   }
-  return issues.length === 0 ? { valid: true } : invalid(dedupe(issues, policy.maxIssues));
+  return issues.length === 0 ? { status: 'valid' } : invalid(dedupe(issues, policy.maxIssues));
 }
 
 function invalid(issues: Issue[]): Verdict {
-  return { valid: false, issues: issues as [Issue, ...Issue[]] };
+  return { status: 'invalid', issues: issues as [Issue, ...Issue[]] };
 }
 
 /** Drops repeats (cfworker reports some failures once per sibling) and caps the list with a final summary. */

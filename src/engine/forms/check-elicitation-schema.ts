@@ -1,5 +1,6 @@
 import type { Issue } from '../../protocol/issue.ts';
-import type { ValidationOutcome } from '../../protocol/outcome.ts';
+import type { Refused, ValidationOutcome } from '../../protocol/outcome.ts';
+import type { SchemaVerdict } from '../../protocol/tool.ts';
 import { jsonObjectPrototype } from '../json/copy-json.ts';
 import { isJsonObject as isObject } from '../json/is-json-object.ts';
 import { jsonPath } from '../json/json-path.ts';
@@ -24,7 +25,7 @@ const rootKeys = new Set(['type', 'properties', 'required', '$schema', 'title', 
  * the enum forms (untitled, `oneOf` const/title, multi-select `items.enum` or `items.anyOf`, legacy `enumNames`).
  * Anything else is refused, so a form can always be rendered and checked.
  */
-export function checkElicitationSchema(schema: unknown): { ok: true } | { ok: false; message: string } {
+export function checkElicitationSchema(schema: unknown): SchemaVerdict {
   if (!isObject(schema)) return no(`requestedSchema must be an object, got ${jsonType(schema)}`);
   if (schema.type !== 'object') return no('requestedSchema must have "type": "object"');
   if (!isObject(schema.properties)) return no('requestedSchema must have "properties", an object');
@@ -39,7 +40,7 @@ export function checkElicitationSchema(schema: unknown): { ok: true } | { ok: fa
     const problem = checkField(field);
     if (problem !== undefined) return no(`requestedSchema.properties[${JSON.stringify(truncate(name, 40))}]: ${problem}`);
   }
-  return { ok: true };
+  return { status: 'accepted' };
 }
 
 function checkField(field: unknown): string | undefined {
@@ -175,8 +176,8 @@ export const unaskedIssue = (key: string): Issue => ({
  * `validate-instance.ts` caps. A refused form stays refused.
  */
 export function answerOutcome(asked: ValidationOutcome, unasked: readonly string[], maxIssues: number): ValidationOutcome {
-  if (unasked.length === 0 || 'refused' in asked) return asked;
-  const found = asked.valid ? [] : asked.issues;
+  if (unasked.length === 0 || asked.status === 'refused') return asked;
+  const found = asked.status === 'valid' ? [] : asked.issues;
   // The form's own summary means its collection stopped at the cap: the total is not known.
   const uncounted = found.some((issue) => issue.keyword === 'maxIssues');
   const own = found.filter((issue) => issue.keyword !== 'maxIssues');
@@ -186,9 +187,9 @@ export function answerOutcome(asked: ValidationOutcome, unasked: readonly string
   if (uncounted) issues.push({ path: '$', keyword: 'maxIssues', message: 'more issues not shown' });
   else if (dropped > 0)
     issues.push({ path: '$', keyword: 'maxIssues', message: `${dropped} more issue${dropped === 1 ? '' : 's'} not shown` });
-  return { valid: false, issues: issues as [Issue, ...Issue[]] };
+  return { status: 'invalid', issues: issues as [Issue, ...Issue[]] };
 }
 
-function no(message: string): { ok: false; message: string } {
-  return { ok: false, message };
+function no(message: string): Refused {
+  return { status: 'refused', refusal: { code: 'invalid_schema', message } };
 }

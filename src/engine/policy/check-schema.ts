@@ -1,4 +1,5 @@
 import type { Dialect } from '../../protocol/dialect.ts';
+import type { Refused } from '../../protocol/outcome.ts';
 import type { Policy } from '../../protocol/policy.ts';
 import type { Refusal } from '../../protocol/refusal.ts';
 import { copyJson } from '../json/copy-json.ts';
@@ -13,7 +14,7 @@ import { resolveRefs } from './resolve-refs.ts';
 import { retainedBytes } from './retained-bytes.ts';
 import { walkSchema } from './walk-schema.ts';
 
-export type CheckResult = { readonly ok: true; readonly checked: CheckedSchema } | { readonly ok: false; readonly refusal: Refusal };
+export type CheckResult = { readonly status: 'accepted'; readonly checked: CheckedSchema } | Refused;
 
 /**
  * The static policy pass (docs/architecture.md#schema-policy-and-refusal-codes), run before a validator library sees the schema: bounds, dialect, keyword
@@ -41,17 +42,17 @@ export function checkSchema(schema: unknown, policy: Policy, formats: FormatMode
     );
   }
   const dialect = resolveDialect(root, defaultDialect);
-  if (!dialect.ok) return { ok: false, refusal: dialect.refusal };
+  if (dialect.status === 'refused') return dialect;
   const walked = walkSchema(root, dialect.dialect, policy, formats, copied);
-  if (!walked.ok) return walked;
+  if (walked.status === 'refused') return walked;
   const pattern = checkPatterns(walked.index.patterns, policy.maxWork);
-  if (pattern) return { ok: false, refusal: pattern };
+  if (pattern) return { status: 'refused', refusal: pattern };
   const refs = resolveRefs(walked.index);
-  if (!refs.ok) return refs;
+  if (refs.status === 'refused') return refs;
   const expansion = checkExpansion(walked.index, refs.targets, policy);
-  if (expansion) return { ok: false, refusal: expansion };
+  if (expansion) return { status: 'refused', refusal: expansion };
   return {
-    ok: true,
+    status: 'accepted',
     checked: {
       root: walked.root,
       dialect: dialect.dialect,
@@ -67,5 +68,5 @@ export function checkSchema(schema: unknown, policy: Policy, formats: FormatMode
 }
 
 function refuse(code: Refusal['code'], message: string): CheckResult {
-  return { ok: false, refusal: { code, message } };
+  return { status: 'refused', refusal: { code, message } };
 }

@@ -1,5 +1,5 @@
 import type { Dialect } from '../../protocol/dialect.ts';
-import type { Refusal } from '../../protocol/refusal.ts';
+import type { Refused } from '../../protocol/outcome.ts';
 import { jsonType } from '../json/json-type.ts';
 import { truncate } from '../json/truncate.ts';
 
@@ -12,27 +12,24 @@ const dialectByUri: ReadonlyMap<string, Dialect> = new Map([
 ]);
 
 /** The dialect a root schema declares; no `$schema` means 2020-12, as the MCP spec says. */
-export function resolveDialect(
-  schema: unknown,
-  fallback: Dialect = '2020-12',
-): { ok: true; dialect: Dialect } | { ok: false; refusal: Refusal } {
+export function resolveDialect(schema: unknown, fallback: Dialect = '2020-12'): { status: 'accepted'; dialect: Dialect } | Refused {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema) || !('$schema' in schema)) {
-    return { ok: true, dialect: fallback };
+    return { status: 'accepted', dialect: fallback };
   }
   const declared = (schema as { $schema: unknown }).$schema;
   if (typeof declared !== 'string') {
-    return { ok: false, refusal: { code: 'invalid_schema', message: `$schema must be a string, got ${jsonType(declared)}` } };
+    return { status: 'refused', refusal: { code: 'invalid_schema', message: `$schema must be a string, got ${jsonType(declared)}` } };
   }
   const match = /^https?:\/\/(.*?)#?$/.exec(declared);
   const dialect = match ? dialectByUri.get(match[1] ?? '') : undefined;
   if (dialect === undefined) {
     return {
-      ok: false,
+      status: 'refused',
       refusal: {
         code: 'unsupported_dialect',
         message: `$schema ${JSON.stringify(truncate(declared))} is not a supported dialect (2020-12, 2019-09, draft-07, draft-06, draft-04)`,
       },
     };
   }
-  return { ok: true, dialect };
+  return { status: 'accepted', dialect };
 }

@@ -1,3 +1,4 @@
+import type { Refused } from '../../protocol/outcome.ts';
 import type { Refusal } from '../../protocol/refusal.ts';
 import { truncate } from '../json/truncate.ts';
 import type { SchemaIndex, SchemaObject } from '../schema/schema-types.ts';
@@ -8,9 +9,7 @@ import { parseUri, withoutHash } from '../schema/schema-uri.ts';
  * A reference outside the document is `remote_ref` (never fetched); a missing target is `unresolved_ref`.
  * Returns each reference's target.
  */
-export function resolveRefs(
-  index: SchemaIndex,
-): { ok: true; targets: Map<SchemaObject, (SchemaObject | boolean)[]> } | { ok: false; refusal: Refusal } {
+export function resolveRefs(index: SchemaIndex): { status: 'accepted'; targets: Map<SchemaObject, (SchemaObject | boolean)[]> } | Refused {
   const targets = new Map<SchemaObject, (SchemaObject | boolean)[]>();
   for (const site of index.refs) {
     const shown = JSON.stringify(truncate(site.value));
@@ -39,9 +38,9 @@ export function resolveRefs(
     if (site.keyword === '$recursiveRef') list.push(...index.recursiveAnchors);
     targets.set(site.node, list);
   }
-  return { ok: true, targets };
+  return { status: 'accepted', targets };
 }
 
-function refuse(code: Refusal['code'], message: string): { ok: false; refusal: Refusal } {
-  return { ok: false, refusal: { code, message } };
+function refuse(code: Refusal['code'], message: string): Refused {
+  return { status: 'refused', refusal: { code, message } };
 }

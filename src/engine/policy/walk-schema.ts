@@ -1,4 +1,5 @@
 import type { Dialect } from '../../protocol/dialect.ts';
+import type { Refused } from '../../protocol/outcome.ts';
 import type { Policy } from '../../protocol/policy.ts';
 import type { Refusal } from '../../protocol/refusal.ts';
 import type { WarningCode } from '../../protocol/warning.ts';
@@ -33,7 +34,7 @@ export function walkSchema(
   policy: Policy,
   formats: FormatMode,
   copied: { readonly bytes: number; readonly values: number } = { bytes: 0, values: 0 },
-): { ok: true; root: SchemaObject | boolean; index: SchemaIndex } | { ok: false; refusal: Refusal } {
+): { status: 'accepted'; root: SchemaObject | boolean; index: SchemaIndex } | Refused {
   if (root === false) root = falseSchema();
   const keywords = subschemaKeywords(dialect);
   const foreign = foreignKeywords(dialect);
@@ -275,7 +276,7 @@ export function walkSchema(
     index.resources.set(rootBase, root as SchemaObject | boolean);
     visit(root, { parent: undefined, keyword: '', key: undefined }, 0, 0, rootBase);
   } catch (error) {
-    if (error instanceof Refuse) return { ok: false, refusal: error.refusal };
+    if (error instanceof Refuse) return { status: 'refused', refusal: error.refusal };
     throw error;
   }
   // Pointers first: they cost time as well as memory (V8 hashes a string over 16,383 characters by its length
@@ -291,11 +292,11 @@ export function walkSchema(
       `compiled, this schema would retain ${bytesText(retained)} (over maxCompiledBytes ${bytesText(policy.maxCompiledBytes)})`,
     );
   }
-  return { ok: true, root: root as SchemaObject | boolean, index };
+  return { status: 'accepted', root: root as SchemaObject | boolean, index };
 }
 
-function refusal(message: string): { ok: false; refusal: Refusal } {
-  return { ok: false, refusal: { code: 'too_large', message } };
+function refusal(message: string): Refused {
+  return { status: 'refused', refusal: { code: 'too_large', message } };
 }
 
 /** 2 MiB, 244.1 MB, 900 B: exact for a bound in whole MiB, one decimal otherwise. */

@@ -1,4 +1,5 @@
 import type { Dialect } from '../../protocol/dialect.ts';
+import type { Refused } from '../../protocol/outcome.ts';
 import type { Refusal } from '../../protocol/refusal.ts';
 import type { SchemaIndex } from './schema-types.ts';
 
@@ -82,7 +83,5 @@ export interface SchemaValidatorAdapter {
    * engine's policy pass admitted the schema: its refusals join the policy's, with the same codes.
    */
   check?(input: AdapterCheckInput): Refusal | undefined;
-  compile(
-    input: AdapterCompileInput,
-  ): { ok: true; compiled: CompiledAdapterSchema } | { ok: false; code: 'invalid_schema' | 'unresolved_ref'; message: string };
+  compile(input: AdapterCompileInput): { status: 'accepted'; compiled: CompiledAdapterSchema } | Refused;
 }

@@ -1,3 +1,4 @@
+import type { Refused } from '../../protocol/outcome.ts';
 import type { SchemaVerdict, ToolVerdict } from '../../protocol/tool.ts';
 import type { SchemaWarning } from '../../protocol/warning.ts';
 import type { CompileResult } from '../core/compile-schema.ts';
@@ -126,7 +127,14 @@ function rootType(schema: { readonly type?: unknown }): string {
 
 /** A tool refused for its definition rather than its schemas: reported on `input`, like a refused input schema. */
 function refusedTool(name: string, message: string, fingerprint = ''): ToolVerdict {
-  return { name, fingerprint, verdict: 'refused', input: { ok: false, code: 'invalid_tool', message }, output: null, warnings: [] };
+  return {
+    name,
+    fingerprint,
+    status: 'refused',
+    input: { status: 'refused', refusal: { code: 'invalid_tool', message } },
+    output: null,
+    warnings: [],
+  };
 }
 
 /** Builds a tool's verdict from its schemas' compile results (docs/architecture.md#cli: refused if either schema is). */
@@ -134,19 +142,20 @@ export function toolVerdict(name: string, fingerprint: string, input: CompileRes
   const warnings: SchemaWarning[] = [];
   const collect = (label: string, result: CompileResult | null): SchemaVerdict | null => {
     if (result === null) return null;
-    if (!result.ok) return { ok: false, code: result.refusal.code, message: `${label}: ${result.refusal.message}` };
+    if (result.status === 'refused')
+      return { status: 'refused', refusal: { code: result.refusal.code, message: `${label}: ${result.refusal.message}` } };
     for (const warning of result.schema.warnings) warnings.push({ code: warning.code, message: `${label}: ${warning.message}` });
-    return { ok: true };
+    return { status: 'accepted' };
   };
   const inputVerdict = collect('inputSchema', input);
   const outputVerdict = collect('outputSchema', output);
-  const refused = inputVerdict?.ok === false || outputVerdict?.ok === false;
-  return { name, fingerprint, verdict: refused ? 'refused' : 'accepted', input: inputVerdict, output: outputVerdict, warnings };
+  const refused = inputVerdict?.status === 'refused' || outputVerdict?.status === 'refused';
+  return { name, fingerprint, status: refused ? 'refused' : 'accepted', input: inputVerdict, output: outputVerdict, warnings };
 }
 
 /** Why a refused tool is refused: the first of its schemas that was refused; undefined for an accepted tool. */
 export function toolRefusal(verdict: ToolVerdict): { readonly code: string; readonly message: string } | undefined {
-  if (verdict.verdict !== 'refused') return undefined;
-  const side = [verdict.input, verdict.output].find((s) => s !== null && !s.ok);
-  return side && !side.ok ? { code: side.code, message: side.message } : { code: 'refused', message: 'refused' };
+  if (verdict.status !== 'refused') return undefined;
+  const side = [verdict.input, verdict.output].find((s): s is Refused => s !== null && s.status === 'refused');
+  return side?.refusal ?? { code: 'refused', message: 'refused' };
 }

@@ -1,6 +1,7 @@
 // The only module that imports @cfworker/json-schema (docs/architecture.md#layers).
 import { dereference, format, type OutputUnit, type SchemaDraft, validate } from '@cfworker/json-schema';
 import type { Dialect } from '../../../protocol/dialect.ts';
+import type { Refused } from '../../../protocol/outcome.ts';
 import { formFormatCheckers } from '../../forms/form-formats.ts';
 import { createJsonObject } from '../../json/copy-json.ts';
 import { type SubschemaKeyword, subschemaKeywords } from '../../schema/schema-keywords.ts';
@@ -51,7 +52,7 @@ function compileWithCfworker(input: AdapterCompileInput): ReturnType<SchemaValid
   try {
     lookup = dereference(schema as Parameters<typeof dereference>[0]);
   } catch {
-    return { ok: false, code: 'invalid_schema', message: 'the validator could not index this schema (conflicting identifiers)' };
+    return refuse('invalid_schema', 'the validator could not index this schema (conflicting identifiers)');
   }
   // cfworker also files an embedded resource's $anchor under the outer base, overwriting a real anchor of the
   // same name there (JSON-Schema-Test-Suite "order of evaluation: $id and $anchor and $ref"). Put them back.
@@ -61,13 +62,13 @@ function compileWithCfworker(input: AdapterCompileInput): ReturnType<SchemaValid
   for (const node of input.refNodes) {
     const uri = (node as { __absolute_ref__?: string }).__absolute_ref__;
     if (uri === undefined || lookup[uri] === undefined) {
-      return { ok: false, code: 'unresolved_ref', message: `the validator cannot resolve "$ref": ${JSON.stringify(String(node.$ref))}` };
+      return refuse('unresolved_ref', `the validator cannot resolve "$ref": ${JSON.stringify(String(node.$ref))}`);
     }
   }
   const draft = drafts[dialect];
   const plain = withFastTwin(schema, lookup, input.anchors, refTargets, (node) => node);
   if (plain === undefined) {
-    return { ok: false, code: 'invalid_schema', message: 'the validator could not index this schema (conflicting identifiers)' };
+    return refuse('invalid_schema', 'the validator could not index this schema (conflicting identifiers)');
   }
   // cfworker runs `pattern`/`patternProperties` with `new RegExp`; inside this scope that is the linear matcher.
   const run = hasPatterns(schema) ? withLinearPatterns : <T>(call: () => T): T => call();
@@ -105,7 +106,7 @@ function compileWithCfworker(input: AdapterCompileInput): ReturnType<SchemaValid
       return leaves.length > 0 ? leaves : [reason];
     },
   };
-  return { ok: true, compiled };
+  return { status: 'accepted', compiled };
 }
 
 const marker = (keyword: string): LeafFailure => ({ instancePath: [], keyword, schema: {}, schemaPath: [] });
@@ -237,4 +238,8 @@ function withPlainFalse(value: unknown, twins: Map<object, object>): unknown {
   for (const key of Object.keys(value)) out[key] = withPlainFalse((value as Record<string, unknown>)[key], twins);
   twins.set(value, out);
   return out;
+}
+
+function refuse(code: 'invalid_schema' | 'unresolved_ref', message: string): Refused {
+  return { status: 'refused', refusal: { code, message } };
 }
