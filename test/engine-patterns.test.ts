@@ -28,15 +28,10 @@ function refusal(schema: unknown) {
   return (result as { refusal: { code: string; message: string } }).refusal;
 }
 
-/** Runs `check` and asserts it finished well under what the backtracker needed (80 s for 33 characters). */
-function finishes<T>(check: () => T): T {
-  const started = performance.now();
-  const value = check();
-  assert.ok(performance.now() - started < 2000, 'a linear-time match of these inputs takes milliseconds');
-  return value;
-}
-
-/** The pattern reaches RE2, never the backtracker (the structural half of "linear"). */
+/**
+ * The pattern reaches RE2, never the backtracker: what makes the matches below linear (a backtracker would not finish
+ * them within the test's timeout). Time itself is measured by `npm run bench`, never asserted here.
+ */
 function runsOnRe2(pattern: string): void {
   const linear = compileLinearPattern(pattern);
   assert.ok(linear.ok);
@@ -62,22 +57,24 @@ describe('ReDoS families finish with the right verdict', () => {
     it(`${pattern} on ${input.length} characters is ${expected ? 'valid' : 'invalid'}`, () => {
       runsOnRe2(pattern);
       const schema = compiled({ type: 'string', pattern }, roomy);
-      assert.equal(finishes(() => schema.validate(input)).status === 'valid', expected);
+      assert.equal(schema.validate(input).status === 'valid', expected);
     });
   }
 
   it('runs patternProperties keys in linear time', () => {
+    runsOnRe2('^(a+)+$');
     const schema = compiled({ type: 'object', patternProperties: { '^(a+)+$': { type: 'integer' } } });
-    assert.equal(finishes(() => schema.validate({ [`${a(5000)}!`]: 'not matched, so free' })).status, 'valid');
-    const verdict = finishes(() => schema.validate({ [a(5000)]: 'matched, so an integer is wanted', [`${a(40)}!`]: 1 }));
+    assert.equal(schema.validate({ [`${a(5000)}!`]: 'not matched, so free' }).status, 'valid');
+    const verdict = schema.validate({ [a(5000)]: 'matched, so an integer is wanted', [`${a(40)}!`]: 1 });
     assert.equal(verdict.status, 'invalid');
     assert.deepEqual(verdict.status === 'invalid' && verdict.issues.map((issue) => issue.keyword), ['type']);
   });
 
   it('runs propertyNames patterns in linear time', () => {
+    runsOnRe2('^(a|aa)+$');
     const schema = compiled({ type: 'object', propertyNames: { pattern: '^(a|aa)+$' } });
-    assert.equal(finishes(() => schema.validate({ [a(5000)]: 1 })).status, 'valid');
-    const verdict = finishes(() => schema.validate({ [`${a(5000)}!`]: 1, ok: 2 }));
+    assert.equal(schema.validate({ [a(5000)]: 1 }).status, 'valid');
+    const verdict = schema.validate({ [`${a(5000)}!`]: 1, ok: 2 });
     assert.equal(verdict.status, 'invalid');
     assert.equal(verdict.status === 'invalid' && verdict.issues.length, 2);
   });

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import * as z from 'zod';
 import { type CompiledSchema, createEngine } from '../src/engine/index.ts';
-import { accept, timed } from './fixtures/engine/helpers.ts';
+import { accept } from './fixtures/engine/helpers.ts';
 import { buildLargeSchema, countSubschemas, jsonDepth, resourceKinds } from './fixtures/real-world/large-schema.ts';
 
 interface ToolFixture {
@@ -158,10 +158,9 @@ describe('a schema as large as the largest published', () => {
     assert.equal(jsonDepth(schema), 24);
   });
 
-  it('is admitted without warnings, in well under the time budget', () => {
-    const { value: compiled, ms } = timed(() => accept(schema));
-    assert.deepEqual(compiled.warnings, []);
-    assert.ok(ms < 2000, `compiled in ${ms} ms`);
+  // How long it takes is the benchmark's to measure (npm run bench), never a unit test's to assert.
+  it('is admitted without warnings', () => {
+    assert.deepEqual(accept(schema).warnings, []);
   });
 
   it('validates a correct batch and reports mistakes at their paths', () => {
@@ -174,9 +173,7 @@ describe('a schema as large as the largest published', () => {
       settings: { level1: { level2: { level3: { level4: { level5: { level6: { level7: { level8: { level9: { value: 'on' } } } } } } } } } },
       dryRun: true,
     };
-    const { value: verdict, ms } = timed(() => compiled.validate(good));
-    assert.deepEqual(verdict, { status: 'valid' });
-    assert.ok(ms < 250, `validated in ${ms} ms`);
+    assert.deepEqual(compiled.validate(good), { status: 'valid' });
     const deepPath = '$.settings.level1.level2.level3.level4.level5.level6.level7.level8.level9.value';
     const bad = {
       resources: [{ name: 'Web!', region: 'mars-1' }],

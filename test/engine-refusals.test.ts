@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { compileSchema, resolvePolicy } from '../src/engine/index.ts';
 import { refusalCodes } from '../src/protocol/index.ts';
-import { accept, nestedProperties, refuse, timed } from './fixtures/engine/helpers.ts';
+import { accept, nestedProperties, refuse } from './fixtures/engine/helpers.ts';
 
 const draft07 = 'http://json-schema.org/draft-07/schema#';
 
@@ -250,11 +250,10 @@ describe('too_large', () => {
 });
 
 describe('too_deep', () => {
-  it('refuses 5,000-deep nesting quickly without crashing', () => {
-    const { value: result, ms } = timed(() => compileSchema(nestedProperties(5000)));
+  it('refuses 5,000-deep nesting without crashing', () => {
+    const result = compileSchema(nestedProperties(5000));
     assert.equal(result.status, 'refused');
     assert.equal(result.status === 'refused' && result.refusal.code, 'too_deep');
-    assert.ok(ms < 1000, `took ${ms} ms`);
   });
 
   it('refuses 100,000-deep nesting as too_deep rather than a stack overflow', () => {
@@ -288,11 +287,10 @@ describe('too_deep', () => {
 });
 
 describe('too_many_subschemas', () => {
-  it('refuses the doubling anyOf bomb quickly', () => {
-    const { value: result, ms } = timed(() => compileSchema(doublingBomb(30)));
+  it('refuses the doubling anyOf bomb before expanding it', () => {
+    const result = compileSchema(doublingBomb(30));
     assert.equal(result.status, 'refused');
     assert.equal(result.status === 'refused' && result.refusal.code, 'too_many_subschemas');
-    assert.ok(ms < 1000, `took ${ms} ms`);
   });
 
   it('refuses the doubling bomb even when nothing references its top', () => {

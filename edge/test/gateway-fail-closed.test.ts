@@ -462,12 +462,10 @@ describe('SSE parser', () => {
     const head = new TextEncoder().encode('data: ');
     parser.push(head);
     const count = Math.ceil((20 * 1024 * 1024) / chunk.length);
-    const started = performance.now();
     for (let i = 0; i < count; i++) assert.equal(parser.push(chunk).events.length, 0);
-    const elapsed = performance.now() - started;
+    // Each byte scanned once: the count is the bound (a rescan per chunk would be quadratic).
     assert.equal(parser.scannedBytes, head.length + count * chunk.length);
     assert.equal(parser.end().truncated, true);
-    assert.ok(elapsed < 10_000, `liveness only: ${elapsed} ms`);
   });
 
   it('splits events on CRLF, CR and LF, also across chunks, and keeps id, event and retry', () => {
