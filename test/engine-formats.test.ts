@@ -105,8 +105,9 @@ describe('form formats are strict (RFC 3339, RFC 3986)', () => {
     ['date', ['2024-02-29', '2000-02-29'], ['2023-02-29', '1900-02-29', '2024-1-01', '2024-04-31']],
     [
       'email',
-      ['ada@example.com', 'te~st@example.com', 'a@[127.0.0.1]', 'élise@exemple.fr'],
-      ['.a@b.com', 'a..b@c.com', 'a@-x.com', 'a@b@c', '@b.com'],
+      ['ada@example.com', 'te~st@example.com', 'a@[127.0.0.1]', '"a b"@example.com'],
+      // Plain `email` is RFC 5321's ASCII mailbox; internationalised addresses are `idn-email`, which MCP forms lack.
+      ['.a@b.com', 'a..b@c.com', 'a@-x.com', 'a@b@c', '@b.com', 'élise@exemple.fr'],
     ],
   ];
   for (const [format, good, bad] of cases) {

@@ -51,59 +51,80 @@ export function isFormDateTime(text: string): boolean {
   return true;
 }
 
-// RFC 3986 §2–§3 character classes (pct-encoded handled separately).
-const unreserved = /[A-Za-z0-9\-._~]/;
-const subDelims = /[!$&'()*+,;=]/;
-const hex = /^[0-9A-Fa-f]$/;
+// Character classes as ASCII tables: a code unit of 0x80 or more (a non-ASCII letter, NBSP, U+2028, half of a
+// surrogate pair, a lone surrogate) is in none of them, so both grammars below are ASCII only.
+const asciiTable = (...parts: string[]): Uint8Array => {
+  const table = new Uint8Array(128);
+  for (const part of parts) for (let i = 0; i < part.length; i++) table[part.charCodeAt(i)] = 1;
+  return table;
+};
+const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const digits = '0123456789';
+const inTable = (table: Uint8Array, code: number): boolean => code < 128 && table[code] === 1;
+const hexTable = asciiTable(digits, 'ABCDEFabcdef');
+const isHex = (code: number): boolean => inTable(hexTable, code);
+const isDigit = (code: number): boolean => code >= 0x30 && code <= 0x39;
 
-/** Every character is allowed by `extra` or unreserved/sub-delims, and every `%` starts a valid escape. */
-function allowed(text: string, extra: string): boolean {
+// RFC 3986 §2.2–§2.3, §3.1–§3.5.
+const unreserved = `${letters}${digits}-._~`;
+const subDelims = "!$&'()*+,;=";
+const schemeTable = asciiTable(letters, digits, '+-.');
+const pathTable = asciiTable(unreserved, subDelims, ':@/');
+const queryTable = asciiTable(unreserved, subDelims, ':@/?');
+const userinfoTable = asciiTable(unreserved, subDelims, ':');
+const regNameTable = asciiTable(unreserved, subDelims);
+const alphaTable = asciiTable(letters);
+const digitTable = asciiTable(digits);
+
+/**
+ * Every character of `text` is in `table` or, where `escapes` allows, starts a `%HH` escape (`pct-encoded`: a `%`
+ * and exactly two hex digits).
+ */
+function allowed(text: string, table: Uint8Array, escapes = true): boolean {
   for (let i = 0; i < text.length; i++) {
-    const c = text.charAt(i);
-    if (c === '%') {
-      if (!hex.test(text.charAt(i + 1)) || !hex.test(text.charAt(i + 2))) return false;
+    const code = text.charCodeAt(i);
+    if (code === 0x25 && escapes) {
+      if (!isHex(text.charCodeAt(i + 1)) || !isHex(text.charCodeAt(i + 2))) return false;
       i += 2;
-    } else if (!unreserved.test(c) && !subDelims.test(c) && !extra.includes(c)) return false;
+    } else if (!inTable(table, code)) return false;
   }
   return true;
 }
 
-const scheme = /^[A-Za-z][A-Za-z0-9+\-.]*$/;
-
 /**
- * RFC 3986 `URI` (absolute, a fragment allowed): a scheme; an authority with an optional userinfo, a host (a
- * registered name, IPv4, or an IPv6/IPvFuture literal — the only place brackets may appear) and a numeric port;
- * then path, query and fragment characters.
+ * RFC 3986 `URI` (absolute, a fragment allowed): `scheme ":" hier-part [ "?" query ] [ "#" fragment ]`. An
+ * authority holds an optional userinfo, a host (a registered name or IPv4 address, or in brackets an `IPv6address`
+ * or `IPvFuture` — the only place brackets may appear; no RFC 6874 zone id) and a port of digits; percent-escapes
+ * are `%HH`; nothing outside the ASCII grammar (an IRI's non-ASCII letters included) is accepted.
  */
 export function isFormUri(text: string): boolean {
   const colon = text.indexOf(':');
-  if (colon < 1 || !scheme.test(text.slice(0, colon))) return false;
+  if (colon < 1 || !inTable(alphaTable, text.charCodeAt(0)) || !allowed(text.slice(1, colon), schemeTable, false)) return false;
   let rest = text.slice(colon + 1);
   const hash = rest.indexOf('#');
   if (hash >= 0) {
-    if (!allowed(rest.slice(hash + 1), ':@/?')) return false;
+    if (!allowed(rest.slice(hash + 1), queryTable)) return false;
     rest = rest.slice(0, hash);
   }
   const question = rest.indexOf('?');
   if (question >= 0) {
-    if (!allowed(rest.slice(question + 1), ':@/?')) return false;
+    if (!allowed(rest.slice(question + 1), queryTable)) return false;
     rest = rest.slice(0, question);
   }
   let path = rest;
   if (rest.startsWith('//')) {
     const slash = rest.indexOf('/', 2);
-    const authority = slash >= 0 ? rest.slice(2, slash) : rest.slice(2);
     path = slash >= 0 ? rest.slice(slash) : '';
-    if (!isAuthority(authority)) return false;
+    if (!isAuthority(slash >= 0 ? rest.slice(2, slash) : rest.slice(2))) return false;
   }
-  return allowed(path, ':@/');
+  return allowed(path, pathTable);
 }
 
+/** RFC 3986 `authority`: `[ userinfo "@" ] host [ ":" port ]`. */
 function isAuthority(authority: string): boolean {
   const at = authority.lastIndexOf('@');
-  if (at >= 0 && !allowed(authority.slice(0, at), ':')) return false;
+  if (at >= 0 && !allowed(authority.slice(0, at), userinfoTable)) return false;
   const hostPort = authority.slice(at + 1);
-  let host = hostPort;
   let port = '';
   if (hostPort.startsWith('[')) {
     const close = hostPort.indexOf(']');
@@ -111,69 +132,127 @@ function isAuthority(authority: string): boolean {
     const after = hostPort.slice(close + 1);
     if (after !== '' && !after.startsWith(':')) return false;
     port = after.slice(1);
-    host = hostPort.slice(1, close);
-    if (!isIpv6(host) && !isIpFuture(host)) return false;
+    const literal = hostPort.slice(1, close);
+    if (!isIpv6(literal) && !isIpFuture(literal)) return false;
   } else {
     const portColon = hostPort.indexOf(':');
-    if (portColon >= 0) {
-      host = hostPort.slice(0, portColon);
-      port = hostPort.slice(portColon + 1);
-    }
-    if (!allowed(host, '')) return false;
+    if (portColon >= 0) port = hostPort.slice(portColon + 1);
+    if (!allowed(portColon >= 0 ? hostPort.slice(0, portColon) : hostPort, regNameTable)) return false;
   }
-  return /^\d*$/.test(port);
-}
-
-const ipv4 = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
-const hextet = /^[0-9A-Fa-f]{1,4}$/;
-
-/** RFC 4291 §2.2 text form: eight hextets, `::` once for a run of zeros, an IPv4 tail allowed. */
-export function isIpv6(text: string): boolean {
-  const halves = text.split('::');
-  if (halves.length > 2) return false;
-  const groups = (part: string): string[] | undefined => (part === '' ? [] : part.split(':'));
-  const head = groups(halves[0] ?? '');
-  const tail = halves.length === 2 ? groups(halves[1] ?? '') : [];
-  if (head === undefined || tail === undefined) return false;
-  const all = [...head, ...tail];
-  let count = all.length;
-  const last = all[all.length - 1];
-  if (last?.includes('.')) {
-    if (!ipv4.test(last)) return false;
-    all.pop();
-    count++;
-  }
-  if (!all.every((group) => hextet.test(group))) return false;
-  return halves.length === 2 ? count <= 7 : count === 8;
-}
-
-const isIpFuture = (text: string): boolean => /^[Vv][0-9A-Fa-f]+\./.test(text) && allowed(text.slice(text.indexOf('.') + 1), ':');
-
-const atext = /[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]/;
-/** A host-name label: letters, digits and inner hyphens, 1–63 characters (non-ASCII letters allowed, RFC 5890). */
-function isLabel(part: string): boolean {
-  if (part.length === 0 || part.length > 63 || part.startsWith('-') || part.endsWith('-')) return false;
-  for (const c of part) if (!/[A-Za-z0-9-]/.test(c) && c.charCodeAt(0) < 0x80) return false;
+  for (let i = 0; i < port.length; i++) if (!isDigit(port.charCodeAt(i))) return false;
   return true;
 }
 
+/** RFC 3986 `IPvFuture`: `"v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )` — no percent-escapes. */
+function isIpFuture(text: string): boolean {
+  if (text.charAt(0) !== 'v' && text.charAt(0) !== 'V') return false;
+  let i = 1;
+  while (isHex(text.charCodeAt(i))) i++;
+  if (i === 1 || text.charAt(i) !== '.' || i + 1 === text.length) return false;
+  return allowed(text.slice(i + 1), userinfoTable, false);
+}
+
+/** Four dotted decimal numbers, each accepted by `octet`. */
+function isDottedQuad(text: string, octet: (part: string) => boolean): boolean {
+  const parts = text.split('.', 5);
+  return parts.length === 4 && parts.every(octet);
+}
+
+/** RFC 3986 `dec-octet`: 0–255 without leading zeros. */
+const isDecOctet = (part: string): boolean =>
+  part.length >= 1 &&
+  part.length <= 3 &&
+  allowed(part, digitTable, false) &&
+  (part.length === 1 || part.charAt(0) !== '0') &&
+  Number(part) <= 255;
+
+/** RFC 5321 `Snum`: one to three digits, 0–255 (leading zeros allowed). */
+const isSnum = (part: string): boolean => part.length >= 1 && part.length <= 3 && allowed(part, digitTable, false) && Number(part) <= 255;
+
+const isH16 = (group: string): boolean => group.length >= 1 && group.length <= 4 && allowed(group, hexTable, false);
+
 /**
- * A reasonable email address (RFC 5322 `addr-spec` without quoted local parts or comments): a dot-atom local
- * part and a host name of LDH labels or an address literal. Non-ASCII letters are allowed (RFC 6531).
+ * The text form of an IPv6 address: hex groups of one to four digits split by `:`, `::` at most once, and an IPv4
+ * address (checked by `octet`) allowed as the very last piece only, where it counts as two groups. Without `::`
+ * there are exactly eight groups; with it, at most `compressed` (the rest are the zeros `::` stands for).
+ */
+function isIpv6Text(text: string, octet: (part: string) => boolean, compressed: number): boolean {
+  if (text.length > 45) return false; // the longest: six groups of four and a 15-character IPv4 address
+  const gap = text.indexOf('::');
+  if (gap >= 0 && text.indexOf('::', gap + 1) >= 0) return false;
+  const head = gap < 0 ? text : text.slice(0, gap);
+  const tail = gap < 0 ? '' : text.slice(gap + 2);
+  const headGroups = head === '' ? [] : head.split(':');
+  const tailGroups = tail === '' ? [] : tail.split(':');
+  const last = gap < 0 ? headGroups : tailGroups;
+  let count = 0;
+  if (last[last.length - 1]?.includes('.')) {
+    if (!isDottedQuad(last.pop() ?? '', octet)) return false;
+    count = 2;
+  }
+  if (!headGroups.every(isH16) || !tailGroups.every(isH16)) return false;
+  count += headGroups.length + tailGroups.length;
+  return gap < 0 ? count === 8 : count <= compressed;
+}
+
+/** RFC 3986 `IPv6address` (as RFC 4291 §2.2): `::` stands for one or more groups of zeros. */
+export const isIpv6 = (text: string): boolean => isIpv6Text(text, isDecOctet, 7);
+
+/**
+ * RFC 5321 `IPv6-addr`: as RFC 3986's but `::` stands for at least two groups (`IPv6-comp`: at most six groups
+ * besides it, `IPv6v4-comp`: at most four and the IPv4 address; erratum 2467, which asked for one, was rejected),
+ * and the IPv4 part is `Snum`s.
+ */
+const isSmtpIpv6 = (text: string): boolean => isIpv6Text(text, isSnum, 6);
+
+const atextTable = asciiTable(letters, digits, "!#$%&'*+-/=?^_`{|}~");
+const letDigTable = asciiTable(letters, digits);
+const ldhTable = asciiTable(letters, digits, '-');
+
+/** RFC 5321 `Dot-string`: atoms of `atext` joined by single dots. */
+const isDotString = (local: string): boolean => local.split('.').every((atom) => atom !== '' && allowed(atom, atextTable, false));
+
+/**
+ * RFC 5321 `Quoted-string`: `DQUOTE *( qtextSMTP / quoted-pairSMTP ) DQUOTE` — printable ASCII and space, with `"`
+ * and `\` only as `\"` and `\\` (a backslash may quote any printable character or space).
+ */
+function isQuotedString(local: string): boolean {
+  if (local.length < 2 || local.charAt(0) !== '"' || local.charAt(local.length - 1) !== '"') return false;
+  for (let i = 1; i < local.length - 1; i++) {
+    const code = local.charCodeAt(i);
+    if (code === 0x5c) {
+      const quoted = local.charCodeAt(++i);
+      if (i >= local.length - 1 || quoted < 0x20 || quoted > 0x7e) return false;
+    } else if (code < 0x20 || code > 0x7e || code === 0x22) return false;
+  }
+  return true;
+}
+
+/** RFC 5321 `sub-domain` (`Let-dig [Ldh-str]`), at most 63 characters (RFC 1035 §2.3.4). */
+const isLabel = (label: string): boolean =>
+  label.length >= 1 &&
+  label.length <= 63 &&
+  inTable(letDigTable, label.charCodeAt(0)) &&
+  inTable(letDigTable, label.charCodeAt(label.length - 1)) &&
+  allowed(label, ldhTable, false);
+
+/**
+ * RFC 5321 `Mailbox` (the JSON Schema `email` format; `idn-email`, RFC 6531, is another format, so non-ASCII is
+ * refused): a `Dot-string` or `Quoted-string` local part of at most 64 characters, `@`, then a `Domain` of LDH labels
+ * or an address literal `[IPv4]` / `[IPv6:…]`; at most 254 characters in all (RFC 5321 §4.5.3.1). A general
+ * address literal (`[tag:…]`) is refused: IANA registers no tag besides `IPv6`.
  */
 export function isFormEmail(text: string): boolean {
+  if (text.length > 254) return false;
   const at = text.lastIndexOf('@');
-  if (at < 1 || text.length > 254) return false;
+  if (at < 1) return false;
   const local = text.slice(0, at);
   const domain = text.slice(at + 1);
-  if (local.length > 64) return false;
-  for (const part of local.split('.')) {
-    if (part === '') return false;
-    for (const c of part) if (!atext.test(c) && c.charCodeAt(0) < 0x80) return false;
-  }
-  if (domain.startsWith('[') && domain.endsWith(']')) {
+  if (local.length > 64 || !(isDotString(local) || isQuotedString(local))) return false;
+  if (domain.startsWith('[')) {
+    if (!domain.endsWith(']')) return false;
     const literal = domain.slice(1, -1);
-    return ipv4.test(literal) || (/^IPv6:/i.test(literal) && isIpv6(literal.slice(5)));
+    return isDottedQuad(literal, isSnum) || (/^IPv6:/i.test(literal) && isSmtpIpv6(literal.slice(5)));
   }
   return domain.split('.').every(isLabel);
 }
