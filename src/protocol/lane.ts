@@ -27,7 +27,6 @@ const fieldsOf: Readonly<Record<WorkerOperation['op'], readonly [string?, string
   validate: ['schema', 'instance'],
   validateJson: ['schema', 'text'],
   stats: [],
-  echo: ['value'],
 };
 
 // Arrays are built by appending: a structured clone writes a holey array (`new Array(n)`) as a sparse one, slower.

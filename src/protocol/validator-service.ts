@@ -43,8 +43,7 @@ export type WorkerOperation =
   | { readonly op: 'validateElicitation'; readonly schema: unknown; readonly instance: unknown }
   | { readonly op: 'validate'; readonly schema: SchemaOrFingerprint; readonly instance: unknown }
   | { readonly op: 'validateJson'; readonly schema: SchemaOrFingerprint; readonly text: string }
-  | { readonly op: 'stats' }
-  | { readonly op: 'echo'; readonly value: unknown };
+  | { readonly op: 'stats' };
 
 /** One operation's answer: a value, or an operational failure as data (Comlink drops custom error fields). */
 export type WorkerResponse =
@@ -74,12 +73,10 @@ export interface WorkerInit {
 }
 
 /**
- * What the worker exposes over Comlink. `init` and control go through Comlink; the hot path is the data lane
- * (docs/decisions/006-worker-protocol.md), and `run` offers the same over Comlink.
+ * What the worker exposes over Comlink: `init` only. Every request travels on the data lane it hands over
+ * (docs/decisions/006-worker-protocol.md), the one data path.
  */
 export interface WorkerApi {
   /** Hands the worker its end of the data lane, the engine options and, where possible, the progress memory. */
   init(lane: LanePort, options: WorkerInit): void;
-  /** Runs requests in order, numbered from `firstSeq`, reporting progress as batches on the lane do. */
-  run(batch: readonly WorkerRequest[], firstSeq: number): Promise<WorkerResponse[]>;
 }

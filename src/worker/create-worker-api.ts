@@ -55,15 +55,15 @@ export function createWorkerApi(options: EngineOptions = {}, listen: ListenLane 
   };
 
   /**
-   * Runs a batch from the lane (`batch`) or a `run` call (`requests`), numbered from `firstSeq`. No closure per
-   * batch: code loaded through tsx pays a `__name()` for each closure it creates.
+   * Runs a batch from the lane, its requests numbered from `firstSeq`. No closure per batch: code loaded through
+   * tsx pays a `__name()` for each closure it creates.
    */
-  const runBatch = (firstSeq: number, batch: LaneBatch | undefined, requests?: readonly WorkerRequest[]): WorkerResponse[] => {
+  const runBatch = (firstSeq: number, batch: LaneBatch): WorkerResponse[] => {
     const responses: WorkerResponse[] = [];
-    const last = (batch === undefined ? (requests as readonly WorkerRequest[]).length : batchSize(batch)) - 1;
+    const last = batchSize(batch) - 1;
     for (let i = 0; i <= last; i++) {
       started(firstSeq + i);
-      responses.push(attempt(batch === undefined ? ((requests as readonly WorkerRequest[])[i] as WorkerRequest) : getRequest(batch, i)));
+      responses.push(attempt(getRequest(batch, i)));
       finished(firstSeq + i, i === last);
     }
     return responses;
@@ -105,9 +105,6 @@ export function createWorkerApi(options: EngineOptions = {}, listen: ListenLane 
         },
         postedAt,
       );
-    },
-    async run(requests, firstSeq) {
-      return runBatch(firstSeq, undefined, requests);
     },
   };
 }

@@ -37,8 +37,6 @@ export function runRequest(engine: Engine, wire: WorkerRequest): unknown {
       return compileThen(engine, request.schema, (ref) => engine.validateJson(ref, request.text));
     case 'stats':
       return engine.stats();
-    case 'echo':
-      return request.value;
   }
 }
 
