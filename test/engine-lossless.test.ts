@@ -12,13 +12,15 @@ const parse = (text: string) => parseJson(text, { maxBytes: 4 * 1024 * 1024, max
 
 describe('which numbers take the exact path', () => {
   it('keeps texts that round-trip as plain numbers', () => {
-    for (const text of ['0.1', '1.50', '1e2', '-0', '123456789', '5e-324', '1.7976931348623157e308'])
+    for (const text of ['0.1', '1.50', '1e2', '-0', '123456789', '5e-324', '9007199254740992', '2.2250738585072014e-308'])
       assert.equal(isDoubleText(text), true, text);
     assert.deepEqual(lossless('[0.1, 1.50, 1e2]'), [0.1, 1.5, 100]);
   });
 
   it('keeps texts that a double would change as exact numbers', () => {
-    for (const text of ['4503599627370496.5', '9007199254740993', '1e400', '1e-400', '0.10000000000000000001']) {
+    // Past 2^53 a double means its exact binary value, so the shortest text of the largest double is not it.
+    const texts = ['4503599627370496.5', '9007199254740993', '1e400', '1e-400', '0.10000000000000000001', '1.7976931348623157e308'];
+    for (const text of texts) {
       assert.equal(isDoubleText(text), false, text);
       assert.equal((lossless(text) as { isLosslessNumber?: boolean }).isLosslessNumber, true, text);
     }
@@ -44,7 +46,7 @@ describe('type integer, bounds, multipleOf, enum and const are exact', () => {
 
   it('accepts 1e400 as an integer and orders it above the largest double', () => {
     assertValid({ type: 'integer' }, lossless('1e400'));
-    assert.deepEqual(issuesOf({ maximum: 1e308 }, lossless('1e400')), [
+    assert.deepEqual(issuesOf(lossless('{"maximum": 1e308}'), lossless('1e400')), [
       { path: '$', keyword: 'maximum', message: 'got 1e400, want at most 1e308' },
     ]);
   });

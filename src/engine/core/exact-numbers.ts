@@ -127,7 +127,18 @@ export function exactValidation(
   }
   remap(copied.holder as unknown as Container, 0, digits);
 
-  const refNodes = checked.index.refs.filter((site) => site.keyword === '$ref').map((site) => clones.get(site.node) as SchemaNode);
+  // The same `$ref` handling as compile-schema.ts, mapped onto the clone: the engine's own resolved targets
+  // (cfworker's indexer misses `$ref`s under some `dependencies` keys, such as `constructor` or `type`).
+  const refSites = checked.index.refs.filter((site) => site.keyword === '$ref');
+  const refNodes = refSites.map((site) => clones.get(site.node) as SchemaNode);
+  const refTargets = new Map<SchemaNode, SchemaNode | boolean>();
+  for (const site of refSites) {
+    const found = checked.targets.get(site.node);
+    // A holder of both `$ref` and `$recursiveRef` has two targets: left to the adapter's own indexer, as there.
+    if (found?.length !== 1 || found[0] === undefined) continue;
+    const target = typeof found[0] === 'object' ? (clones.get(found[0]) as SchemaNode | undefined) : found[0];
+    if (target !== undefined) refTargets.set(clones.get(site.node) as SchemaNode, target);
+  }
   const anchors = new Map<string, SchemaNode>();
   for (const [uri, node] of checked.index.anchors) anchors.set(uri, clones.get(node) as SchemaNode);
   const compiled = context.adapter.compile({
@@ -135,6 +146,7 @@ export function exactValidation(
     dialect: checked.dialect,
     base: checked.index.rootUri,
     refNodes,
+    refTargets,
     anchors,
   });
   if (compiled.status === 'refused') return [{ path: '$', keyword: 'schema', message: compiled.refusal.message }];

@@ -3,6 +3,7 @@ import type { Verdict } from '../../protocol/verdict.ts';
 import { describeFailures } from '../issues/describe-failure.ts';
 import { copyJson } from '../json/copy-json.ts';
 import { jsonPath } from '../json/json-path.ts';
+import { displayExact, exactOfDouble } from '../numbers/exact-decimal.ts';
 import { estimateWork } from '../work/estimate-work.ts';
 import { withinBound, workBound } from '../work/work-bound.ts';
 import { exactValidation, needsExactPath } from './exact-numbers.ts';
@@ -43,13 +44,22 @@ export function validateInstance(context: ValidationContext, instance: unknown):
   let issues: Issue[];
   try {
     if (exact) issues = exactValidation(context, copied, options);
-    else issues = describeFailures(context.compiled.validate(value, options), value);
+    else issues = describeFailures(context.compiled.validate(value, options), value, hugeDouble);
   } catch (error) {
     // A call stack the runtime cannot grow (deep in-place chains on a deep value): a verdict, not a crash.
     if (!(error instanceof RangeError)) throw error;
     return invalid([{ path: '$', keyword: 'maxWork', message: 'checking this value needs deeper recursion than the runtime allows' }]);
   }
   return issues.length === 0 ? { status: 'valid' } : invalid(dedupe(issues, policy.maxIssues));
+}
+
+/**
+ * A double of magnitude 2^53 or more means its exact binary value (docs/dialects.md), so a message prints that value,
+ * not the double's shortest text (`18446744073709551616`, not `18446744073709552000`). Only read on failure.
+ */
+function hugeDouble(value: unknown): string | undefined {
+  if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value) < 2 ** 53) return undefined;
+  return displayExact(exactOfDouble(value));
 }
 
 function invalid(issues: Issue[]): Verdict {

@@ -1,5 +1,5 @@
 import { isLosslessNumber } from 'lossless-json';
-import { exactKey, exactOfDouble, formatExact, parseExactDecimal } from '../numbers/exact-decimal.ts';
+import { formatExact, meansDouble, parseExactDecimal, scientificExact } from '../numbers/exact-decimal.ts';
 
 /**
  * RFC 8785 canonical JSON text (the fingerprint's preimage), written in one walk without copying the value.
@@ -73,10 +73,16 @@ function hasSurrogateEscape(text: string): boolean {
   return false;
 }
 
-/** Exact number text: the double it reads as when that double holds it exactly (RFC 8785), else its exact digits. */
+/**
+ * Exact number text: the double it reads as when it means that double (RFC 8785; `meansDouble`), else its exact
+ * digits. From 2^53 to 10^21 a double is written in plain digits that are not its value (`2 ** 60` as
+ * `1152921504606847000`): an exact number with those very digits is written with an exponent instead
+ * (`1.152921504606847e18`), a form no double takes there, so the two never share a fingerprint.
+ */
 function exact(digits: string): string {
   const approx = Number(digits);
   const value = parseExactDecimal(digits);
-  if (value === undefined || (Number.isFinite(approx) && exactKey(value) === exactKey(exactOfDouble(approx)))) return double(approx);
-  return formatExact(value);
+  if (value === undefined || meansDouble(value, approx)) return double(approx);
+  const text = formatExact(value);
+  return text === String(approx) ? scientificExact(value) : text;
 }

@@ -36,22 +36,44 @@ export function parseExactDecimal(text: string): ExactDecimal | undefined {
   return { negative: match[1] === '-', digits: all.slice(start, end), exponent };
 }
 
-/** The exact value a double stands for: its shortest round-trip decimal (so `0.1` is one tenth). */
+/**
+ * The value a JavaScript number stands for (docs/dialects.md, "What a JavaScript number means"). Below 2^53 in
+ * magnitude, its shortest round-trip decimal, the text `JSON.stringify` writes for it: `0.1` is one tenth, as the
+ * text `0.1` is. From 2^53 on every double is an integer, and its shortest decimal is not its value
+ * (`String(2 ** 60)` is `1152921504606847000`): there it is its exact binary value, 2^60 = 1152921504606846976,
+ * and `1e300` is the integer the double holds, not 10^300.
+ */
 export function exactOfDouble(value: number): ExactDecimal {
-  return parseExactDecimal(String(value)) ?? zero;
+  if (Math.abs(value) < 2 ** 53) return parseExactDecimal(String(value)) ?? zero;
+  if (!Number.isFinite(value)) return zero;
+  return parseExactDecimal(BigInt(value).toString()) ?? zero;
 }
 
 /**
- * Whether JSON number text means exactly the double it reads as (its shortest round-trip decimal): false for
- * `4503599627370496.5`, `9007199254740993`, `1e400` and `1e-400`, true for `0.1`, `1.50` and `1e2`.
+ * Whether an exact value is the one the double `approx` stands for (`exactOfDouble`), without writing out a
+ * huge double's digits where they cannot match: a double of magnitude 2^53 or more is m × 2^k with m < 2^53, so
+ * its value is an integer with at most 22 trailing decimal zeros (5^23 > 2^53).
+ */
+export function meansDouble(value: ExactDecimal, approx: number): boolean {
+  if (!Number.isFinite(approx)) return false;
+  if (Math.abs(approx) < 2 ** 53) return exactKey(value) === exactKey(exactOfDouble(approx));
+  if (value.exponent < 0 || value.exponent > 22 || value.negative !== approx < 0) return false;
+  if (value.digits.length + value.exponent > 309) return false;
+  const magnitude = BigInt(value.digits) * 10n ** BigInt(value.exponent);
+  return magnitude === BigInt(Math.abs(approx));
+}
+
+/**
+ * Whether JSON number text means exactly the value its double stands for (`exactOfDouble`): true for `0.1`,
+ * `1.50`, `1e2` and `1152921504606846976` (2^60); false for `4503599627370496.5`, `9007199254740993`,
+ * `1152921504606847000` (2^60's shortest text, 24 more than 2^60), `1e300`, `1e400` and `1e-400`.
  */
 export function isDoubleText(text: string): boolean {
   const approx = Number(text);
   if (!Number.isFinite(approx)) return false;
-  const shortest = String(approx);
-  if (text === shortest) return true;
+  if (Math.abs(approx) < 2 ** 53 && text === String(approx)) return true;
   const value = parseExactDecimal(text);
-  return value !== undefined && exactKey(value) === exactKey(exactOfDouble(approx));
+  return value !== undefined && meansDouble(value, approx);
 }
 
 /** Where the leading digit sits: values with a larger magnitude order have a larger absolute value. */
@@ -122,8 +144,14 @@ export function formatExact(value: ExactDecimal): string {
     const point = padded.length + exponent;
     return `${sign}${padded.slice(0, point)}.${padded.slice(point)}`;
   }
-  const scientific = exponent + digits.length - 1;
-  return `${sign}${digits[0]}${digits.length > 1 ? `.${digits.slice(1)}` : ''}e${scientific}`;
+  return scientificExact(value);
+}
+
+/** Every significant digit with an exponent, never a `+`: `1.152921504606847e18`, `1e400`, `-1.5e-400`. */
+export function scientificExact(value: ExactDecimal): string {
+  const { digits } = value;
+  const scientific = value.exponent + digits.length - 1;
+  return `${value.negative ? '-' : ''}${digits[0]}${digits.length > 1 ? `.${digits.slice(1)}` : ''}e${scientific}`;
 }
 
 /** Short text for messages: at most 40 significant digits, marked with `…` when cut. */
