@@ -10,12 +10,14 @@ const src = fileURLToPath(new URL('../src', import.meta.url));
 /** Layers each layer may import, the engine rooms a layer without the engine may still use, and its packages. */
 const rules: Record<string, { layers: string[]; engineRooms?: string[]; packages: RegExp }> = {
   protocol: { layers: ['protocol'], packages: /^$/ },
+  // The host–worker wire codec: runtime code over the protocol's types, for the two ends of the lane only.
+  wire: { layers: ['wire', 'protocol'], packages: /^$/ },
   engine: { layers: ['engine', 'protocol'], packages: /^(@cfworker\/json-schema|@noble\/hashes\/(sha2|utils)\.js|lossless-json|re2js)$/ },
   // MCP rules every surface shares (list limits, call wording, the lenient list reader): pure like the engine.
   mcp: { layers: ['mcp', 'engine', 'protocol'], packages: /^$/ },
-  worker: { layers: ['worker', 'engine', 'protocol'], packages: /^(comlink(\/.*)?|node:worker_threads)$/ },
+  worker: { layers: ['worker', 'wire', 'engine', 'protocol'], packages: /^(comlink(\/.*)?|node:worker_threads)$/ },
   host: {
-    layers: ['host', 'mcp', 'protocol', 'engine'],
+    layers: ['host', 'wire', 'mcp', 'protocol', 'engine'],
     packages: /^(comlink(\/.*)?|idb-keyval|lossless-json|@modelcontextprotocol\/sdk\/.*|node:.*)$/,
   },
   // The SDK's client only, for `lint --url` / `--stdio` (src/cli/fetch-tools.ts, loaded lazily): v1, and the v2

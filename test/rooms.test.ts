@@ -1,6 +1,6 @@
 // docs/architecture.md#rooms (issue #19): every engine and edge file sits in a named room, other layers reach the
-// engine through its entries (src/engine/index.ts or a room's index.ts), and src/ and edge/src hold no import
-// circle, type-only imports included.
+// engine through its entries (src/engine/index.ts or a room's index.ts), the wire codec is its own unexported room
+// for host and worker, and src/ and edge/src hold no import circle, type-only imports included.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -64,6 +64,35 @@ describe('rooms', () => {
         const entry = to === 'src/engine/index.ts' || (rooms['src/engine']?.includes(room) && to.endsWith('/index.ts'));
         assert.ok(entry, `${file} imports ${spec}: use src/engine/index.ts or src/engine/<room>/index.ts`);
       }
+    }
+  });
+
+  it('the wire codec (src/wire) is reached by src/host and src/worker only, through its index.ts, and is not exported', () => {
+    for (const file of files('src/wire')) assert.ok(file.endsWith('.ts'), `${file}: src/wire holds sources only`);
+    assert.ok(existsSync(join(repo, 'src/wire/index.ts')), 'src/wire/index.ts is the room entry');
+    const importers: string[] = [];
+    for (const file of [...files('src'), ...files('edge/src')].filter((f) => f.endsWith('.ts') && !f.startsWith('src/wire/'))) {
+      for (const spec of imports(file)) {
+        const to = target(file, spec);
+        if (to === undefined || !to.startsWith('src/wire/')) continue;
+        assert.ok(
+          file.startsWith('src/host/') || file.startsWith('src/worker/'),
+          `${file} imports ${spec}: only host and worker speak the wire`,
+        );
+        assert.equal(to, 'src/wire/index.ts', `${file} imports ${spec}: use src/wire/index.ts`);
+        importers.push(file);
+      }
+    }
+    assert.ok(importers.some((f) => f.startsWith('src/host/')) && importers.some((f) => f.startsWith('src/worker/')), 'both ends use it');
+    const exported = JSON.stringify(JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).exports);
+    assert.doesNotMatch(exported, /\/wire\b/, 'no package.json export reaches src/wire');
+  });
+
+  it('src/protocol holds types only (and the refusal codes, a public constant)', () => {
+    for (const file of files('src/protocol').filter((f) => f.endsWith('.ts'))) {
+      const text = readFileSync(join(repo, file), 'utf8');
+      const values = [...text.matchAll(/^export\s+(?:const|let|function|class|enum)\s+(\w+)/gm)].map((match) => match[1]);
+      assert.deepEqual(values, file === 'src/protocol/refusal.ts' ? ['refusalCodes'] : [], `${file} exports runtime code`);
     }
   });
 

@@ -11,6 +11,7 @@ import { LosslessNumber } from 'lossless-json';
 import { createCfworkerAdapter, type EngineOptions, fingerprint, type SchemaValidatorAdapter } from '../src/engine/index.ts';
 import { encodeRequest } from '../src/host/encode-request.ts';
 import { createValidator, type SpawnWorker, spawnNodeWorker, type ValidatorError } from '../src/host/node.ts';
+import type { LanePort, WorkerRequest, WorkerResponse } from '../src/protocol/validator-service.ts';
 import {
   expandAnswer,
   getRequest,
@@ -20,8 +21,7 @@ import {
   putRequest,
   startBatch,
   unpackReply,
-} from '../src/protocol/lane.ts';
-import type { LanePort, WorkerRequest, WorkerResponse } from '../src/protocol/validator-service.ts';
+} from '../src/wire/index.ts';
 import { createWorkerApi } from '../src/worker/create-worker-api.ts';
 import { manyRows, roomyPolicy, rowsSchema } from './helpers/slow-work.ts';
 

@@ -1,7 +1,6 @@
 import { type Remote, transfer, wrap } from 'comlink';
-import { expandAnswer, type LaneReply, putRequest, startBatch, unpackReply } from '../protocol/lane.ts';
-import { progressMemoryBytes, progressViews } from '../protocol/progress-memory.ts';
 import type { WorkerApi, WorkerEngineOptions, WorkerRequest, WorkerResponse } from '../protocol/validator-service.ts';
+import { expandAnswer, type LaneReply, progressMemoryBytes, progressViews, putRequest, startBatch, unpackReply } from '../wire/index.ts';
 import { encodeRequest } from './encode-request.ts';
 import { toValidatorErrorCode, ValidatorError } from './validator-error.ts';
 import type { LaneEnd, SpawnWorker, WorkerHandle } from './worker-handle.ts';

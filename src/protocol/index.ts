@@ -1,6 +1,5 @@
 export type { Dialect } from './dialect.ts';
 export type { Issue } from './issue.ts';
-export type { LaneBatch, LaneReply } from './lane.ts';
 export type { EngineStats, Refused, ValidationOutcome } from './outcome.ts';
 export type { Policy } from './policy.ts';
 export { type Refusal, type RefusalCode, refusalCodes } from './refusal.ts';

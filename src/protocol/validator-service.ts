@@ -55,7 +55,7 @@ export interface WorkerEngineOptions {
   readonly policy?: Partial<Policy>;
 }
 
-/** The worker's end of the data lane (a `MessagePort` transferred in `init`; messages in `lane.ts`). */
+/** The worker's end of the data lane (a `MessagePort` transferred in `init`; its messages: src/wire/lane.ts). */
 export interface LanePort {
   postMessage(message: unknown): void;
 }
@@ -64,7 +64,7 @@ export interface LanePort {
 export interface WorkerInit {
   readonly engine: WorkerEngineOptions;
   /**
-   * Shared memory for progress, when the platform can share it with the worker (layout: progress-memory.ts):
+   * Shared memory for progress, when the platform can share it with the worker (layout: src/wire/progress-memory.ts):
    * sequence numbers (modulo 2^32) of each finished and, when the buffer has room, each started request, and the
    * host's clock when it posted its last batch (the Node worker learns from it how long a wake-up takes).
    * Absent: finished requests as lane messages, starts not reported.

@@ -1,7 +1,6 @@
 import { createEngine, type Engine, type EngineOptions } from '../engine/index.ts';
-import { batchSize, getRequest, type LaneBatch, packReply } from '../protocol/lane.ts';
-import { progressViews } from '../protocol/progress-memory.ts';
 import type { LanePort, WorkerApi, WorkerRequest, WorkerResponse } from '../protocol/validator-service.ts';
+import { batchSize, getRequest, type LaneBatch, packReply, progressViews } from '../wire/index.ts';
 import { runRequest } from './run-request.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { EncodedField, WorkerOperation, WorkerRequest, WorkerResponse } from './validator-service.ts';
+import type { EncodedField, WorkerOperation, WorkerRequest, WorkerResponse } from '../protocol/validator-service.ts';
 
 /**
  * The data lane's messages (docs/decisions/006-worker-protocol.md). A structured clone pays for every object on
