@@ -2,7 +2,7 @@ import type { Refused } from '../../protocol/outcome.ts';
 import type { Refusal } from '../../protocol/refusal.ts';
 import { truncate } from '../json/truncate.ts';
 import type { SchemaIndex, SchemaObject } from '../schema/schema-types.ts';
-import { parseUri, withoutHash } from '../schema/schema-uri.ts';
+import { parseUri, unresolvable, withoutHash } from '../schema/schema-uri.ts';
 
 /**
  * Resolves every reference in the document against the index, on every branch, before any instance is seen.
@@ -14,7 +14,7 @@ export function resolveRefs(index: SchemaIndex): { status: 'accepted'; targets: 
   for (const site of index.refs) {
     const shown = JSON.stringify(truncate(site.value));
     const url = parseUri(site.value, site.base);
-    if (url === undefined) return refuse('invalid_schema', `${site.pointer}: ${shown} is not a URI reference`);
+    if (url === undefined) return refuse('invalid_schema', `${site.pointer}: ${shown} ${unresolvable(site.value, site.base)}`);
     const document = withoutHash(url);
     if (!index.resources.has(document)) {
       return refuse('remote_ref', `${site.pointer}: ${shown} points outside this schema; remote references are never fetched`);

@@ -8,7 +8,7 @@ import { jsonType } from '../json/json-type.ts';
 import { truncate } from '../json/truncate.ts';
 import { annotationKeywords, foreignKeywords, subschemaKeywords } from '../schema/schema-keywords.ts';
 import { type FormatMode, falseSchema, isFalseSchema, type RefSite, type SchemaIndex, type SchemaObject } from '../schema/schema-types.ts';
-import { parseUri, rootBase, withoutHash } from '../schema/schema-uri.ts';
+import { needsRfcResolution, parseUri, rootBase, unresolvable, withoutHash } from '../schema/schema-uri.ts';
 import { uriLength } from '../schema/uri-length.ts';
 import { checkKeywordTypes } from './check-keywords.ts';
 import { retainedBytes } from './retained-bytes.ts';
@@ -156,7 +156,10 @@ export function walkSchema(
       const id = node[idKeyword];
       if (typeof id === 'string') {
         const url =
-          parseUri(id, base) ?? refuse('invalid_schema', `${at()}/${idKeyword}: ${JSON.stringify(truncate(id))} is not a URI reference`);
+          parseUri(id, base) ?? refuse('invalid_schema', `${at()}/${idKeyword}: ${JSON.stringify(truncate(id))} ${unresolvable(id, base)}`);
+        // Relative to an opaque base (`urn:…`, `tag:…`), RFC 3986 resolves it and WHATWG URL does not: the copy
+        // holds the resolved form, so a library resolving with `new URL` indexes the resource where the engine did.
+        if (needsRfcResolution(id, base)) node[idKeyword] = url.href;
         if (url.hash.length > 1) {
           if (!legacyRefs) refuse('invalid_schema', `${at()}/${idKeyword}: must not have a fragment in ${dialect}`);
           const fragment = decodeFragment(url.hash, at);
@@ -205,6 +208,9 @@ export function walkSchema(
         if (typeof value === 'string' && (keyword === '$ref' || dialect === '2019-09')) {
           index.refs.push(refSite(node, keyword, value, base, pointerAt(places, place, `/${keyword}`)));
           countRef(value, base);
+          // As for `$id`: the site keeps the reference as written (for messages), the copy its resolved form.
+          const resolved = needsRfcResolution(value, base) ? parseUri(value, base) : undefined;
+          if (resolved !== undefined) node[keyword] = resolved.href;
         }
       }
     }

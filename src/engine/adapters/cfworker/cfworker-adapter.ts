@@ -1,5 +1,5 @@
 // The only module that imports @cfworker/json-schema (docs/architecture.md#layers).
-import { dereference, format, type OutputUnit, type SchemaDraft, validate } from '@cfworker/json-schema';
+import { dereference, format, type OutputUnit, type SchemaDraft, schemaMapKeyword, validate } from '@cfworker/json-schema';
 import type { Dialect } from '../../../protocol/dialect.ts';
 import type { Refused } from '../../../protocol/outcome.ts';
 import { formFormatCheckers } from '../../forms/form-formats.ts';
@@ -50,7 +50,7 @@ function compileWithCfworker(input: AdapterCompileInput): ReturnType<SchemaValid
   if (typeof schema === 'object') schema.$id = input.base;
   let lookup: Record<string, unknown>;
   try {
-    lookup = dereference(schema as Parameters<typeof dereference>[0]);
+    lookup = indexSchema(schema);
   } catch {
     return refuse('invalid_schema', 'the validator could not index this schema (conflicting identifiers)');
   }
@@ -136,7 +136,7 @@ function withFastTwin(
   const fast = withPlainFalse(root, twins) as Parameters<typeof validate>[1];
   let fastLookup: Record<string, unknown>;
   try {
-    fastLookup = dereference(fast);
+    fastLookup = indexSchema(fast);
   } catch {
     return undefined;
   }
@@ -164,7 +164,7 @@ function withoutUniqueItems(
   if (!found.uniqueItems) return plain;
   let lookup: Record<string, unknown>;
   try {
-    lookup = dereference(root as Parameters<typeof dereference>[0]);
+    lookup = indexSchema(root);
   } catch {
     return plain;
   }
@@ -174,13 +174,34 @@ function withoutUniqueItems(
   return withFastTwin(root, lookup, anchors, refTargets, mapped) ?? plain;
 }
 
+/**
+ * cfworker's indexer (`dereference`) as it would be if it knew `dependencies`: a map from property names to
+ * schemas (or to arrays of names, which it skips), like `dependentSchemas`. Left to itself it walks `dependencies`
+ * as one schema, so a dependency keyed `$ref`, `$id` or `$anchor` is read as an identifier of the map itself (and
+ * throws on the engine's prototype-free objects), one keyed `type` or `required` is never indexed (a `$ref` to
+ * `#/dependencies/type` misses), and one keyed `properties` is indexed a level too deep. Property names are data:
+ * for the length of this synchronous call only, cfworker's own table of map keywords includes `dependencies`.
+ */
+function indexSchema(schema: unknown): Record<string, unknown> {
+  const had = Object.hasOwn(schemaMapKeyword, 'dependencies');
+  const before = schemaMapKeyword.dependencies;
+  schemaMapKeyword.dependencies = true;
+  try {
+    return dereference(schema as Parameters<typeof dereference>[0]);
+  } finally {
+    if (had) schemaMapKeyword.dependencies = before as boolean;
+    else delete schemaMapKeyword.dependencies;
+  }
+}
+
 let pinned = 0;
 
 /**
- * cfworker's indexer walks `dependencies` as if it were a schema and skips keys it takes for keywords (`required`,
- * and `constructor`, inherited from Object.prototype), so `$ref`s below such a key never get a resolved URI.
- * Those holders get one of ours pointing at the engine's own resolution; a `$ref` cfworker did resolve is left
- * as it is (and still refused if its target is missing).
+ * Where cfworker's resolution of a `$ref` falls short, the engine's own is used: a holder cfworker gave no
+ * resolved URI gets one of ours, and a URI cfworker resolved but never indexed (`#/properties/%24ref`: cfworker
+ * keys the subschema as `…/$ref` and compares fragments as written, where RFC 6901 §6 decodes them first) is filed
+ * under the engine's target. A `$ref` cfworker resolved and indexed is left as it is. A holder the engine has no
+ * single target for (a 2019-09 `$ref` beside a `$recursiveRef`) is left to cfworker, and refused if it misses.
  */
 function pinMissedRefs(
   lookup: Record<string, unknown>,
@@ -189,9 +210,13 @@ function pinMissedRefs(
 ): void {
   for (const [node, target] of refTargets) {
     const holder = mapped(node);
-    if ((holder as { __absolute_ref__?: string }).__absolute_ref__ !== undefined) continue;
-    const uri = `urn:schemaval:ref:${pinned++}`;
-    Object.defineProperty(holder, '__absolute_ref__', { value: uri, enumerable: false });
+    const resolved = (holder as { __absolute_ref__?: string }).__absolute_ref__;
+    if (resolved !== undefined && lookup[resolved] !== undefined) continue;
+    let uri = resolved;
+    if (uri === undefined) {
+      uri = `urn:schemaval:ref:${pinned++}`;
+      Object.defineProperty(holder, '__absolute_ref__', { value: uri, enumerable: false });
+    }
     lookup[uri] = typeof target === 'object' ? mapped(target) : target;
   }
 }
