@@ -131,7 +131,7 @@ describe('refusals (invalid_pattern)', () => {
   }
 
   it('refuses in patternProperties keys and propertyNames too', () => {
-    assert.match(refusal({ patternProperties: { '^(?=x)': {} } }).message, /^#\/patternProperties: .*lookahead/);
+    assert.match(refusal({ patternProperties: { 'a(?=bc)d': {} } }).message, /^#\/patternProperties: .*lookahead/);
     assert.match(
       refusal({ properties: { a: { propertyNames: { pattern: '(.)\\1' } } } }).message,
       /propertyNames\/pattern: .*backreference/,

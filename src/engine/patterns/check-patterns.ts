@@ -52,9 +52,11 @@ export function checkPatterns(patterns: readonly { pattern: string; pointer: str
       };
     }
     if (instructions === 0) continue;
-    programs++;
+    // A pattern decomposed for its lookarounds (docs/decisions/019-lookaround.md) compiles several programs.
+    const compiledPrograms = Math.max(1, compiled.cost.programs);
+    programs += compiledPrograms;
     instructionsInAll += instructions;
-    units += instructions + programUnits + Math.ceil(compiled.cost.analysis / analysisVisitsPerUnit);
+    units += instructions + compiledPrograms * programUnits + Math.ceil(compiled.cost.analysis / analysisVisitsPerUnit);
     // Checked as it grows: the analysis is only known once compiled, so the count stops one pattern past the bound.
     if (units > maxSchemaPatternUnits) {
       return {

@@ -1,7 +1,9 @@
 import { RE2JS } from 're2js';
 import { createLruCache } from '../core/lru-cache.ts';
-import { nativePatternCost, type PatternCost, re2PatternCost } from './pattern-program.ts';
+import { decomposeLookaround } from './lookaround.ts';
+import { nativePatternCost, type PatternCost, re2PatternCost, summedPatternCost } from './pattern-program.ts';
 import { maxProgramInstructions, maxRepeat, translatePattern } from './translate-pattern.ts';
+import { isLookaround } from './translated-pattern.ts';
 
 /** A compiled pattern whose `test` is `RegExp.prototype.test` of the `u`-flag pattern, in time linear in the input. */
 export interface LinearMatcher {
@@ -34,7 +36,13 @@ interface Entry {
   readonly fixedBytes: number;
   dfaBytes: number;
   cached: boolean;
+  /** What its lazy DFAs hold now (0 on the native path). */
+  readonly dfaUsed: () => number;
 }
+
+/** A lookaround body may hold lookarounds, each decomposed in turn (docs/decisions/019-lookaround.md), this deep. */
+const maxLookaroundDepth = 4;
+const noDfa = (): number => 0;
 
 let cachedBytes = 0;
 // A DFA's bytes change after its entry is stored, so they are summed here and the bounds applied by `trim`.
@@ -89,9 +97,27 @@ export function estimatedInstructions(pattern: string): number | undefined {
   } catch {
     return undefined;
   }
+  return estimate(pattern, 0);
+}
+
+function estimate(pattern: string, depth: number): number | undefined {
   const translated = translatePattern(pattern, isRe2Script);
-  if (!translated.ok) return undefined;
-  return translated.simple ? 0 : translated.instructions;
+  if (translated.ok) return translated.simple ? 0 : translated.instructions;
+  if (!isLookaround(translated.construct) || depth >= maxLookaroundDepth) return undefined;
+  const decomposed = decomposeLookaround(pattern, isRe2Script);
+  if (!decomposed.ok) return undefined;
+  const { plain, conditional } = decomposed.plan;
+  const sources = new Set([
+    ...(plain === undefined ? [] : [plain]),
+    ...conditional.flatMap(({ main, checks }) => [main, ...checks.map((c) => c.source)]),
+  ]);
+  let sum = 0;
+  for (const source of sources) {
+    const piece = estimate(source, depth + 1);
+    if (piece === undefined) return undefined;
+    sum += piece;
+  }
+  return sum;
 }
 
 /** What the cache holds now: entries and bytes counted (for tests and the bench). */
@@ -104,8 +130,14 @@ export function compileRe2Pattern(pattern: string): LinearPattern {
   return compileEntry(pattern, false).compiled;
 }
 
-function compileEntry(pattern: string, nativeWhenSimple: boolean): Entry {
-  const entry: Entry = { compiled: { ok: false, kind: 'syntax', reason: '' }, fixedBytes: 2 * pattern.length, dfaBytes: 0, cached: false };
+function compileEntry(pattern: string, nativeWhenSimple: boolean, depth = 0): Entry {
+  const entry: Entry = {
+    compiled: { ok: false, kind: 'syntax', reason: '' },
+    fixedBytes: 2 * pattern.length,
+    dfaBytes: 0,
+    cached: false,
+    dfaUsed: noDfa,
+  };
   const refused = (kind: 'syntax' | 'unsupported', reason: string): Entry => ({ ...entry, compiled: { ok: false, kind, reason } });
   let native: RegExp;
   try {
@@ -114,6 +146,7 @@ function compileEntry(pattern: string, nativeWhenSimple: boolean): Entry {
     return refused('syntax', 'is not a valid regular expression (u flag)');
   }
   const translated = translatePattern(pattern, isRe2Script);
+  if (!translated.ok && isLookaround(translated.construct)) return lookaroundEntry(pattern, nativeWhenSimple, depth, entry);
   if (!translated.ok) return refused('unsupported', `uses ${translated.construct}, which the linear-time matcher cannot run`);
   if (translated.simple && nativeWhenSimple) {
     const cost = nativePatternCost(pattern);
@@ -139,11 +172,86 @@ function compileEntry(pattern: string, nativeWhenSimple: boolean): Entry {
   const matcher: LinearMatcher = {
     test(input) {
       const found = re2.test(input);
-      if (compiled.cached) recount(compiled, dfa);
+      if (compiled.cached) recount(compiled);
       return found;
     },
   };
-  const compiled: Entry = { ...entry, compiled: { ok: true, matcher, cost }, fixedBytes: entry.fixedBytes + cost.bytes };
+  const compiled: Entry = {
+    ...entry,
+    compiled: { ok: true, matcher, cost },
+    fixedBytes: entry.fixedBytes + cost.bytes,
+    dfaUsed: () => dfa.stateBudget - dfa.memBudget,
+  };
+  return compiled;
+}
+
+/**
+ * A pattern with lookaround, answered by the lookaround-free patterns it decomposes into (src/engine/patterns/lookaround.ts),
+ * each compiled like any other pattern (and refused for the same reasons). Every piece may run on each string, at
+ * most once, so the cost is their sum; the matcher stays linear in the input.
+ */
+function lookaroundEntry(pattern: string, nativeWhenSimple: boolean, depth: number, entry: Entry): Entry {
+  const refused = (reason: string): Entry => ({ ...entry, compiled: { ok: false, kind: 'unsupported', reason } });
+  if (depth >= maxLookaroundDepth)
+    return refused(`uses lookarounds nested over ${maxLookaroundDepth} deep, which the linear-time matcher cannot run`);
+  const decomposed = decomposeLookaround(pattern, isRe2Script);
+  if (!decomposed.ok) return refused(`uses ${decomposed.construct}, which the linear-time matcher cannot run`);
+  const pieces: Entry[] = [];
+  const indexes = new Map<string, number>();
+  const piece = (source: string): number => {
+    const known = indexes.get(source);
+    if (known !== undefined) return known;
+    pieces.push(compileEntry(source, nativeWhenSimple, depth + 1));
+    indexes.set(source, pieces.length - 1);
+    return pieces.length - 1;
+  };
+  const { plain, conditional } = decomposed.plan;
+  const plainIndex = plain === undefined ? undefined : piece(plain);
+  const alternatives = conditional.map(({ main, checks }) => ({
+    main: piece(main),
+    checks: checks.map(({ source, negated }) => ({ index: piece(source), negated })),
+  }));
+  const matchers: LinearMatcher[] = [];
+  for (const { compiled } of pieces) {
+    // A piece is never a syntax error (it is built from parsed parts); failing closed if one were.
+    if (!compiled.ok)
+      return compiled.kind === 'syntax' ? refused('uses a lookaround that could not be decomposed') : { ...entry, compiled };
+    matchers.push(compiled.matcher);
+  }
+  const cost = summedPatternCost(pieces.map(({ compiled }) => (compiled as Extract<LinearPattern, { ok: true }>).cost));
+  if (cost.instructions > maxProgramInstructions) {
+    return refused(
+      `decomposes into ${cost.instructions} instructions (over ${maxProgramInstructions}), which the linear-time matcher cannot run`,
+    );
+  }
+  const matcher: LinearMatcher = {
+    test(input) {
+      // Each piece runs at most once per string: the cost charged is their sum.
+      const known: (boolean | undefined)[] = [];
+      const run = (index: number): boolean => {
+        let found = known[index];
+        if (found === undefined) {
+          found = (matchers[index] as LinearMatcher).test(input);
+          known[index] = found;
+        }
+        return found;
+      };
+      let found = plainIndex !== undefined && run(plainIndex);
+      for (const { main, checks } of alternatives) {
+        if (found) break;
+        found = run(main) && checks.every(({ index, negated }) => run(index) !== negated);
+      }
+      if (compiled.cached) recount(compiled);
+      return found;
+    },
+  };
+  const texts = pieces.reduce((sum, { fixedBytes, compiled: c }) => sum + fixedBytes - (c.ok ? c.cost.bytes : 0), 0);
+  const compiled: Entry = {
+    ...entry,
+    compiled: { ok: true, matcher, cost },
+    fixedBytes: entry.fixedBytes + texts + cost.bytes,
+    dfaUsed: () => pieces.reduce((sum, p) => sum + p.dfaUsed(), 0),
+  };
   return compiled;
 }
 
@@ -155,8 +263,8 @@ function remember(pattern: string, entry: Entry): void {
   evict();
 }
 
-function recount(entry: Entry, dfa: DfaBudget): void {
-  const used = dfa.stateBudget - dfa.memBudget;
+function recount(entry: Entry): void {
+  const used = entry.dfaUsed();
   cachedBytes += used - entry.dfaBytes;
   entry.dfaBytes = used;
   if (cachedBytes > maxCachedBytes) evict();

@@ -15,6 +15,8 @@ export interface PatternCost {
   readonly width: number;
   /** Instruction visits the live-width analysis took to measure it (0 on the native path). */
   readonly analysis: number;
+  /** re2js programs it runs on each string: 0 on the native path, 1, or more when lookaround is decomposed. */
+  readonly programs: number;
 }
 
 /**
@@ -66,6 +68,7 @@ export function nativePatternCost(pattern: string): PatternCost {
     instructions: 0,
     width: 0,
     analysis: 0,
+    programs: 0,
   };
 }
 
@@ -85,6 +88,7 @@ export function re2PatternCost(re2: RE2JS): PatternCost | undefined {
     instructions: program.length,
     width,
     analysis,
+    programs: 1,
   };
 }
 
@@ -190,4 +194,23 @@ function liveWidth(
     seen.add(key);
   }
   return { width: size, analysis };
+}
+
+/**
+ * The cost of a pattern answered by several (src/engine/patterns/lookaround.ts): each may run on every string, so
+ * everything adds up.
+ */
+export function summedPatternCost(parts: readonly PatternCost[]): PatternCost {
+  const sum = (read: (cost: PatternCost) => number): number => parts.reduce((total, cost) => total + read(cost), 0);
+  return {
+    charTicks: Math.max(
+      1,
+      sum((c) => c.charTicks),
+    ),
+    bytes: 256 + sum((c) => c.bytes),
+    instructions: sum((c) => c.instructions),
+    width: sum((c) => c.width),
+    analysis: sum((c) => c.analysis),
+    programs: sum((c) => c.programs),
+  };
 }

@@ -1,7 +1,7 @@
 import { CharacterReader } from './character-reader.ts';
 import { maxProgramInstructions, maxRepeat } from './pattern-limits.ts';
 import { lineTerminators, literal, rangeItems, whitespace } from './re2-ranges.ts';
-import { Refused, type TranslatedPattern } from './translated-pattern.ts';
+import { lookaheadConstruct, lookbehindConstruct, Refused, type TranslatedPattern } from './translated-pattern.ts';
 
 // Importers keep reading the limits and the result type from the translator, as before the split.
 export { maxProgramInstructions, maxRepeat } from './pattern-limits.ts';
@@ -30,6 +30,8 @@ class Scanner extends CharacterReader {
   private quantifiers = 0;
   private alternation = false;
   private groupQuantified = false;
+  /** `\b` or `\B` outside a class: V8 tries them between the halves of a surrogate pair (see isSimple). */
+  private wordBoundary = false;
   private last: Atom = 'none';
   /** Estimated instructions per open group (the innermost last), and those of the last atom or group. */
   private readonly sizes: number[] = [0];
@@ -119,18 +121,20 @@ class Scanner extends CharacterReader {
    * A backtracking engine needs no more than (input length × pattern length) steps when the pattern has no
    * alternation and either no quantifier at all (no choice point anywhere), or one quantifier on a single
    * character or class after a leading `^` (one choice point with at most input-length options, tried from
-   * one start position only).
+   * one start position only). Never with `\b` or `\B`: V8 (Node 20) searches a `u`-flag pattern from every
+   * code unit, so `\B` holds between the two halves of a surrogate pair (`/\B/u.test("b🙏b")` is true, false
+   * under ECMA-262, which reads the string by code point); RE2 answers right.
    */
   private isSimple(): boolean {
-    if (this.alternation) return false;
+    if (this.alternation || this.wordBoundary) return false;
     if (this.quantifiers === 0) return true;
     return this.quantifiers === 1 && !this.groupQuantified && this.p.startsWith('^');
   }
 
   private group(): void {
     const { p } = this;
-    if (p.startsWith('(?=', this.i) || p.startsWith('(?!', this.i)) throw new Refused('a lookahead (?= or (?!');
-    if (p.startsWith('(?<=', this.i) || p.startsWith('(?<!', this.i)) throw new Refused('a lookbehind (?<= or (?<!');
+    if (p.startsWith('(?=', this.i) || p.startsWith('(?!', this.i)) throw new Refused(lookaheadConstruct);
+    if (p.startsWith('(?<=', this.i) || p.startsWith('(?<!', this.i)) throw new Refused(lookbehindConstruct);
     if (p.startsWith('(?:', this.i)) {
       this.i += 3;
     } else if (p.startsWith('(?<', this.i)) {
@@ -201,6 +205,7 @@ class Scanner extends CharacterReader {
       case 'B':
         this.i++;
         this.last = 'assertion';
+        this.wordBoundary = true;
         return `\\${c}`;
       case 'd':
       case 'D':

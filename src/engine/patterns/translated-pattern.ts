@@ -14,3 +14,11 @@ export type TranslatedPattern =
 export class Refused {
   constructor(readonly construct: string) {}
 }
+
+export const lookaheadConstruct = 'a lookahead (?= or (?!';
+export const lookbehindConstruct = 'a lookbehind (?<= or (?<!';
+
+/** Whether the translator stopped at a lookaround, which src/engine/patterns/lookaround.ts may decompose. */
+export function isLookaround(construct: string): boolean {
+  return construct === lookaheadConstruct || construct === lookbehindConstruct;
+}
