@@ -1,7 +1,9 @@
-// Inline and worker modes give identical answers over the whole JSON-Schema-Test-Suite.
+// Inline and worker modes give identical answers over the whole JSON-Schema-Test-Suite, and on a tool list's own
+// refusals (each tool crosses to the worker alone, so the host must judge the list).
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { toolFingerprint } from '../src/engine/index.ts';
 import { createValidator } from '../src/host/node.ts';
 import { loadSuite } from './conformance/suite.ts';
 
@@ -31,6 +33,41 @@ describe('inline and worker modes', () => {
     assert.equal(a.length, suite.length);
     assert.ok(a.flat().length > 4000);
     assert.deepEqual(b, a);
+  });
+
+  it('agree on the list’s own refusals: duplicate names, malformed entries by their place in the list', async () => {
+    const object = { type: 'object' };
+    const twice = { name: 'parity-twice', inputSchema: object };
+    const list: unknown[] = [
+      { name: 'parity-fine', inputSchema: object },
+      twice,
+      42,
+      { name: '', inputSchema: object },
+      { name: 'parity-twice', inputSchema: { type: 'object', properties: { a: {} } } },
+      { name: 'parity-no-input' },
+      { inputSchema: object },
+      { name: 'x'.repeat(129), inputSchema: object },
+      { name: 'parity-lone\udc00', inputSchema: object },
+    ];
+    const [a, b] = await Promise.all([inline.compileTools(list), worker.compileTools(list)]);
+    assert.deepEqual(b, a);
+    assert.deepEqual(
+      a.map((verdict) => verdict.status),
+      ['accepted', 'refused', 'refused', 'refused', 'refused', 'refused', 'refused', 'refused', 'refused'],
+    );
+    // The same definition twice: both refused, and neither compiled (nothing answers by its fingerprint).
+    const pair = [twice, twice];
+    const [c, d] = await Promise.all([inline.compileTools(pair), worker.compileTools(pair)]);
+    assert.deepEqual(d, c);
+    assert.deepEqual(
+      c.map((verdict) => (verdict.input?.status === 'refused' ? verdict.input.refusal.message : verdict.status)),
+      [
+        'tool name "parity-twice" appears 2 times in this list: every definition of it is refused',
+        'tool name "parity-twice" appears 2 times in this list: every definition of it is refused',
+      ],
+    );
+    for (const validator of [inline, worker])
+      await assert.rejects(validator.validateArguments(toolFingerprint(twice), {}), { code: 'UNKNOWN_FINGERPRINT' });
   });
 });
 

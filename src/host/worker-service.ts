@@ -1,5 +1,6 @@
 import { createLruCache } from '../engine/core/index.ts';
 import { fingerprint, toolFingerprint } from '../engine/json/index.ts';
+import { toolListRefusals } from '../engine/tools/index.ts';
 import type { EngineStats, ValidationOutcome } from '../protocol/outcome.ts';
 import type { Refusal } from '../protocol/refusal.ts';
 import type { SchemaVerdict, ToolVerdict } from '../protocol/tool.ts';
@@ -21,8 +22,9 @@ export interface WorkerServiceOptions {
 /**
  * The `ValidatorService` on the host side of a worker. Schemas and tools cross once and are referred to by
  * fingerprint afterwards; when a fresh worker does not know a fingerprint (after a restart, or its LRU evicted
- * it), the source is sent again and the call retried once. `compileTools` sends each tool as its own request, so
- * each has its own compile budget and a tool whose compile overruns it is refused `too_slow` alone. A validation
+ * it), the source is sent again and the call retried once. `compileTools` judges the list's own refusals here, on
+ * the whole list (`toolListRefusals`), and sends each tool they leave as its own request, so each has its own
+ * compile budget and a tool whose compile overruns it is refused `too_slow` alone. A validation
  * that overruns its budget fails that call (`TIMEOUT`); the schema is refused only when it keeps doing so
  * (`too-slow.ts`).
  */
@@ -152,15 +154,22 @@ export function createWorkerService(client: WorkerClient, options: WorkerService
   return {
     async compileTools(tools) {
       if (!Array.isArray(tools)) throw new ValidatorError('INVALID_ARGUMENT', 'compileTools wants an array of tools');
+      // The list's own verdicts (malformed entries, names, duplicates), judged here on the whole list, once, as the
+      // engine's compileTools does: each tool crosses alone, and the worker would see a list of one.
+      const forced = toolListRefusals(tools);
       // Sent in the same tick, the requests travel together (one message per 256) but are budgeted one by one.
       const verdicts = await Promise.all(
-        tools.map((tool: unknown, i): Promise<ToolVerdict> => {
-          if (!isNamedTool(tool)) return compileTool(tool).then((verdict) => renumbered(verdict, i));
-          if (!slowToolNames.has(tool.name)) return compileTool(tool);
-          return knownSlow(tool).then((verdict) => verdict ?? compileTool(tool));
+        tools.map((tool: unknown, i): ToolVerdict | Promise<ToolVerdict> => {
+          const verdict = forced[i];
+          if (verdict !== undefined) return verdict;
+          const named = tool as NamedTool;
+          if (!slowToolNames.has(named.name)) return compileTool(tool);
+          return knownSlow(named).then((known) => known ?? compileTool(tool));
         }),
       );
       return verdicts.map((verdict, i) => {
+        // A verdict on the list, not on a compiled definition: nothing to re-teach a worker.
+        if (forced[i] !== undefined) return verdict;
         remember(verdict.fingerprint, { kind: 'tool', tool: tools[i] });
         const refusal = tooSlow.refusal(verdict.fingerprint);
         if (refusal === undefined || verdict.status === 'refused') return verdict;
@@ -201,22 +210,6 @@ interface NamedTool {
   readonly name: string;
   readonly inputSchema?: unknown;
   readonly outputSchema?: unknown;
-}
-
-/** The engine's test for an entry it can compile as a tool (anything else is refused as `tools[i]`). */
-function isNamedTool(tool: unknown): tool is NamedTool {
-  return typeof tool === 'object' && tool !== null && typeof (tool as { name?: unknown }).name === 'string';
-}
-
-/** A malformed entry sent alone is `tools[0]` to the worker; it is `tools[i]` of the list the caller gave. */
-function renumbered(verdict: ToolVerdict, i: number): ToolVerdict {
-  const name = `tools[${i}]`;
-  const rename = (text: string): string => (text.startsWith('tools[0]') ? name + text.slice('tools[0]'.length) : text);
-  const input: SchemaVerdict | null =
-    verdict.input?.status === 'refused'
-      ? { status: 'refused', refusal: { ...verdict.input.refusal, message: rename(verdict.input.refusal.message) } }
-      : verdict.input;
-  return { ...verdict, name: rename(verdict.name), input };
 }
 
 /** The verdict on a tool whose compile overran its budget: each schema it has is refused `too_slow`. */
