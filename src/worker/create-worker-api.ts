@@ -4,12 +4,12 @@ import { batchSize, getRequest, type LaneBatch, packReply, progressViews } from 
 import { runRequest } from './run-request.ts';
 
 /**
- * Delivers every message arriving on the lane to `onMessage`, which answers whether the worker is idle after it
- * (always, now that every batch is answered before `onMessage` returns; spin-lane.ts still asks). `postedAt` reads
- * when the host posted its last batch (µs since the epoch), where shared memory carries it. The entry supplies the
- * platform's way: Node's `port.on('message')` hands over the data directly; the browser default sets `onmessage`.
+ * Delivers every message arriving on the lane to `onMessage`, which answers the batch before it returns (the
+ * engine is synchronous), so the worker is idle again after each. `postedAt` reads when the host posted its last
+ * batch (µs since the epoch), where shared memory carries it. The entry supplies the platform's way: Node's
+ * `port.on('message')` hands over the data directly; the browser default sets `onmessage`.
  */
-export type ListenLane = (lane: LanePort, onMessage: (data: unknown) => boolean, postedAt: () => number | undefined) => void;
+export type ListenLane = (lane: LanePort, onMessage: (data: unknown) => void, postedAt: () => number | undefined) => void;
 
 const listenWeb: ListenLane = (lane, onMessage) => {
   (lane as unknown as MessagePort).onmessage = (event: MessageEvent) => onMessage(event.data);
@@ -100,7 +100,6 @@ export function createWorkerApi(options: EngineOptions = {}, listen: ListenLane 
           const batch = data as LaneBatch;
           const firstSeq = batch[0] as number;
           reply(firstSeq, runBatch(firstSeq, batch), batch);
-          return true;
         },
         postedAt,
       );

@@ -31,13 +31,13 @@ const firstBackoffMs = 50;
 const maxBackoffMs = 2_000;
 
 /**
- * Listens on a Node lane with `port.on('message')` and, after each message that leaves the worker idle, keeps
- * taking queued messages for `spinMs` more (the window restarts with each one). A host that awaits each answer
- * sends its next request within microseconds, so the request is served without a sleeping thread to wake. A
- * message that leaves a batch waiting on a promise ends the polling at once: that batch needs the event loop.
- * Polling only pays when waking up is slow: the host stamps each batch (shared memory) and the worker polls only
- * while the last message the event loop delivered took `slowWakeMicros` or more; one message in `probeEvery` is
- * left to the event loop to measure again. A poll that finds the thread preempted turns polling off for a while.
+ * Listens on a Node lane with `port.on('message')` and, after each message (answered before `onMessage` returns,
+ * so the worker is idle again), keeps taking queued messages for `spinMs` more (the window restarts with each
+ * one). A host that awaits each answer sends its next request within microseconds, so the request is served
+ * without a sleeping thread to wake. Polling only pays when waking up is slow: the host stamps each batch (shared
+ * memory) and the worker polls only while the last message the event loop delivered took `slowWakeMicros` or
+ * more; one message in `probeEvery` is left to the event loop to measure again. A poll that finds the thread
+ * preempted turns polling off for a while.
  */
 export function listenWithSpin(spinMs: number, receive: ReceiveNow, clock: SpinClock = realClock): ListenLane {
   let pausedUntil = 0;
@@ -53,7 +53,8 @@ export function listenWithSpin(spinMs: number, receive: ReceiveNow, clock: SpinC
     port.on('message', (data: unknown) => {
       const posted = postedAt();
       if (posted !== undefined && posted > 0) wakeIsSlow = clock.epochMicros() - posted >= slowWakeMicros;
-      if (!onMessage(data) || spinMs <= 0 || !wakeIsSlow) return;
+      onMessage(data);
+      if (spinMs <= 0 || !wakeIsSlow) return;
       let last = clock.now();
       if (last < pausedUntil) return;
       let deadline = last + spinMs;
@@ -63,7 +64,8 @@ export function listenWithSpin(spinMs: number, receive: ReceiveNow, clock: SpinC
         if (at - last > preemptedMs) pause(at);
         last = at;
         if (next !== undefined) {
-          if (!onMessage(next.message) || ++served % probeEvery === 0) return;
+          onMessage(next.message);
+          if (++served % probeEvery === 0) return;
           last = clock.now();
           deadline = last + spinMs;
         } else if (at > deadline || at < pausedUntil) {
