@@ -114,7 +114,7 @@ export function createWorkerService(client: WorkerClient, options: WorkerService
   };
 
   /** The verdict a tool refused for a slow compile had, without asking the worker again; undefined otherwise. */
-  const knownSlow = async (tool: NamedTool): Promise<ToolVerdict | undefined> => {
+  const knownSlow = (tool: NamedTool): ToolVerdict | undefined => {
     const print = orEmpty(() => toolFingerprint(tool));
     const refusal = tooSlow.refusal(print);
     return refusal === undefined ? undefined : slowVerdict(tool, print, refusal);
@@ -164,7 +164,7 @@ export function createWorkerService(client: WorkerClient, options: WorkerService
           if (verdict !== undefined) return verdict;
           const named = tool as NamedTool;
           if (!slowToolNames.has(named.name)) return compileTool(tool);
-          return knownSlow(named).then((known) => known ?? compileTool(tool));
+          return knownSlow(named) ?? compileTool(tool);
         }),
       );
       return verdicts.map((verdict, i) => {
