@@ -2,9 +2,10 @@ import { resolvePolicy } from '../engine/policy/index.ts';
 import type { Policy } from '../protocol/policy.ts';
 import type { ValidatorService } from '../protocol/validator-service.ts';
 import { ValidatorError } from './validator-error.ts';
-import { createWorkerClient, defaultCompileBudgetMs } from './worker-client.ts';
+import { createWorkerClient } from './worker-client.ts';
 import type { SpawnWorker } from './worker-handle.ts';
 import { createWorkerService } from './worker-service.ts';
+import { defaultCompileBudgetMs } from './worker-watchdog.ts';
 
 export interface ValidatorOptions {
   /**

@@ -4,37 +4,26 @@ import { expandAnswer, type LaneReply, progressMemoryBytes, progressViews, putRe
 import { encodeRequest } from './encode-request.ts';
 import { toValidatorErrorCode, ValidatorError } from './validator-error.ts';
 import type { LaneEnd, SpawnWorker, WorkerHandle } from './worker-handle.ts';
+import { finishedUpTo, type Pending, type Progress, recordSent, takeAnswered, takeInFlight } from './worker-progress.ts';
+import {
+  type Budgets,
+  checkPeriodMs,
+  createTicker,
+  defaultCompileBudgetMs,
+  overdue,
+  startupMs,
+  type Ticker,
+  timeoutMessage,
+} from './worker-watchdog.ts';
 
-/** One request waiting for its answer. */
-interface Pending {
-  readonly request: WorkerRequest;
-  /** Position in the send order of the worker it went to (set when sent). */
-  seq: number;
-  readonly resolve: (value: unknown) => void;
-  readonly reject: (error: ValidatorError) => void;
-  /** Called when this request overran its budget, before it rejects, so the host can decide whom to blame. */
-  readonly onTimeout?: () => void;
-}
-
-interface Live {
+/** One started worker: its controls, and what the host knows of its progress. */
+interface Live extends Progress {
   readonly handle: WorkerHandle;
   /** Kept for the worker's lifetime: Comlink releases the worker's side when its proxy is collected. */
   readonly remote: Remote<WorkerApi>;
   readonly lane: LaneEnd;
-  /** Where the worker stores the number of its last finished request; undefined: it posts progress on the lane. */
-  readonly shared: Int32Array | undefined;
   /** Where the host notes when it posted its last batch (µs since the epoch), beside the progress slots. */
   readonly postedAt: BigInt64Array | undefined;
-  /** Batches sent and not yet answered, oldest first: the worker answers them in this order. */
-  readonly batches: Pending[][];
-  /** Requests in `batches`. */
-  inFlight: number;
-  /** Sequence numbers: of the last request sent, of the last one known finished, and (shared memory) started. */
-  sent: number;
-  finished: number;
-  started: number;
-  /** When the worker was last seen making progress (or was handed work while idle). */
-  lastActivity: number;
   readonly watchdog: Ticker;
   /** The start-up bound, until `init` answers (cleared when the worker is retired, so it cannot hold the process). */
   startup: ReturnType<typeof setTimeout> | undefined;
@@ -63,32 +52,25 @@ export interface WorkerClient {
   close(): void;
 }
 
-/** Loading a worker takes longer than a validation may; a separate, generous bound covers start-up. */
-const startupMs = 30_000;
-/**
- * The default budget of one compile request: eight validation budgets, and at least two seconds. A legitimate
- * 230 KB tool compiles in 50–170 ms (cold worker); compiling is bounded by the static policy anyway.
- */
-export const defaultCompileBudgetMs = (timeBudgetMs: number): number => Math.max(8 * timeBudgetMs, 2000);
-
-/** The watchdog looks at the worker this often while it holds requests (at most; a quarter of small budgets). */
-const maxCheckMs = 50;
-
 /**
  * Requests made in the same tick are sent as one batch (one message each way) on the worker's data lane, a
  * `MessagePort` handed over once through Comlink's `init`. The worker reports each finished request's sequence
- * number (in shared memory where it can, with each started one's too, else on the lane), so when a request has
- * run past its budget the host knows which one is stuck: it rejects with `TIMEOUT` (its `onTimeout` is told
- * first, so the caller can decide whom to blame), the worker is terminated, and everything else it held is sent
- * again to a fresh worker. A worker that dies on its own rejects what it held with `WORKER_CRASHED`.
+ * number (worker-progress.ts), so when a request has run past its budget the host knows which one is stuck
+ * (worker-watchdog.ts): it rejects with `TIMEOUT` (its `onTimeout` is told first, so the caller can decide whom
+ * to blame), the worker is terminated, and everything else it held is sent again to a fresh worker. A worker
+ * that dies on its own rejects what it held with `WORKER_CRASHED`.
  */
 export function createWorkerClient(options: WorkerClientOptions): WorkerClient {
   let queue: Pending[] = [];
   let live: Live | undefined;
   let scheduled = false;
   let closed = false;
-  const checkMs = Math.max(1, Math.min(maxCheckMs, options.timeBudgetMs / 4));
-  const compileBudgetMs = options.compileBudgetMs ?? defaultCompileBudgetMs(options.timeBudgetMs);
+  const { now } = options;
+  const budgets: Budgets = {
+    timeBudgetMs: options.timeBudgetMs,
+    compileBudgetMs: options.compileBudgetMs ?? defaultCompileBudgetMs(options.timeBudgetMs),
+  };
+  const checkMs = checkPeriodMs(options.timeBudgetMs);
 
   const start = (): Live => {
     const handle = options.spawn();
@@ -97,20 +79,18 @@ export function createWorkerClient(options: WorkerClientOptions): WorkerClient {
     const { port: lane, remote: workerLane } = handle.lane((data) => received(state, data));
     const memory = handle.sharedMemory && typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(progressMemoryBytes) : undefined;
     const views = memory === undefined ? undefined : progressViews(memory);
-    const shared = views?.slots;
-    const postedAt = views?.postedAt;
     const state: Live = {
       handle,
       remote,
       lane,
-      shared,
-      postedAt,
+      shared: views?.slots,
+      postedAt: views?.postedAt,
       batches: [],
       inFlight: 0,
       sent: 0,
       finished: 0,
       started: 0,
-      lastActivity: options.now(),
+      lastActivity: now(),
       watchdog: createTicker(checkMs, () => check(state)),
       startup: undefined,
       busy: false,
@@ -134,14 +114,6 @@ export function createWorkerClient(options: WorkerClientOptions): WorkerClient {
       },
     );
     return state;
-  };
-
-  /** Everything the worker held, oldest first; it holds nothing afterwards. */
-  const takeInFlight = (state: Live): Pending[] => {
-    const all = state.batches.flat();
-    state.batches.length = 0;
-    state.inFlight = 0;
-    return all;
   };
 
   const crashed = (state: Live, reason: string): void => {
@@ -170,24 +142,6 @@ export function createWorkerClient(options: WorkerClientOptions): WorkerClient {
     if (live === state) live = undefined;
   };
 
-  /** Reads the progress the worker stored in shared memory (numbers travel modulo 2^32). */
-  const observe = (state: Live): void => {
-    if (state.shared === undefined) return;
-    const finished = state.sent - (((state.sent | 0) - Atomics.load(state.shared, 0)) >>> 0);
-    const started = state.sent - (((state.sent | 0) - Atomics.load(state.shared, 1)) >>> 0);
-    if (finished <= state.finished && started <= state.started) return;
-    if (finished > state.finished) state.finished = finished;
-    if (started > state.started) state.started = started;
-    // It finished or started one some time since the last look; counting from now never blames a request early.
-    state.lastActivity = options.now();
-  };
-
-  /**
-   * Whether the worker is known not to have started this request yet: it is still receiving (deserializing) the
-   * batch, which is charged to no request in it. Known only with shared memory; without, it counts as started.
-   */
-  const notStarted = (state: Live, pending: Pending): boolean => state.shared !== undefined && pending.seq > state.started;
-
   /** The watchdog: every `checkMs` while the worker holds requests. */
   const check = (state: Live): void => {
     if (state.dead) return;
@@ -197,61 +151,16 @@ export function createWorkerClient(options: WorkerClientOptions): WorkerClient {
       state.handle.setBusy(false);
       return;
     }
-    observe(state);
-    const idle = options.now() - state.lastActivity;
-    if (idle < options.timeBudgetMs) state.watchdog.arm();
-    else {
-      // A request that compiles gets a larger budget than one that only validates (see `budgetOf`).
-      const stuck = firstUnfinished(state);
-      // Receiving a batch is bounded by its size, which the host has just serialized; a generous bound all the same.
-      const bound = stuck === undefined ? 0 : notStarted(state, stuck) ? startupMs : budgetOf(stuck.request);
-      if (idle < bound) state.watchdog.arm();
-      else timedOut(state);
-    }
+    const stuck = overdue(state, budgets, now);
+    if (stuck === undefined) state.watchdog.arm();
+    else timedOut(state, stuck);
   };
 
-  const firstUnfinished = (state: Live): Pending | undefined => {
-    for (const batch of state.batches) {
-      const stuck = batch.find((pending) => pending.seq > state.finished);
-      if (stuck !== undefined) return stuck;
-    }
-    return undefined;
-  };
-
-  /**
-   * Compiling may take longer than validating (a legitimate large schema in a cold worker), so a request that
-   * compiles has the compile budget, plus the validation budget when it validates too (a schema sent as an object).
-   */
-  const budgetOf = (request: WorkerRequest): number => {
-    switch (request.op) {
-      case 'compile':
-      case 'compileTools':
-        return compileBudgetMs;
-      case 'validateElicitation':
-        return compileBudgetMs + options.timeBudgetMs;
-      case 'validate':
-      case 'validateJson':
-        return typeof request.schema === 'string' ? options.timeBudgetMs : compileBudgetMs + options.timeBudgetMs;
-      default:
-        return options.timeBudgetMs;
-    }
-  };
-
-  const timedOut = (state: Live): void => {
-    const stuck = firstUnfinished(state);
-    if (stuck === undefined) {
-      // Everything finished; the answers are on their way. Nothing to blame.
-      state.lastActivity = options.now();
-      state.watchdog.arm();
-      return;
-    }
-    const blamed = stuck;
+  const timedOut = (state: Live, blamed: Pending): void => {
     const rest = takeInFlight(state).filter((pending) => pending !== blamed);
     retire(state);
     blamed.onTimeout?.();
-    const op = blamed.request.op;
-    const what = op === 'compile' || op === 'compileTools' ? 'compiling' : 'validation';
-    blamed.reject(new ValidatorError('TIMEOUT', `${what} ran past its ${budgetOf(blamed.request)} ms budget; the worker was restarted`));
+    blamed.reject(new ValidatorError('TIMEOUT', timeoutMessage(blamed.request, budgets)));
     // Innocent requests (finished but unanswered, or not started) go again, ahead of anything newer.
     queue = rest.concat(queue);
     if (queue.length > 0) schedule();
@@ -261,22 +170,16 @@ export function createWorkerClient(options: WorkerClientOptions): WorkerClient {
   const received = (state: Live, data: unknown): void => {
     if (state.dead) return;
     if (typeof data === 'number') {
-      if (data > state.finished) state.finished = data;
-      state.lastActivity = options.now();
+      finishedUpTo(state, data, now);
       return;
     }
     const reply = data as LaneReply;
     const firstSeq = reply[0] as number;
-    const batch = state.batches[0];
-    if (batch === undefined || batch[0]?.seq !== firstSeq) {
+    const batch = takeAnswered(state, firstSeq, now);
+    if (batch === undefined) {
       crashed(state, `it answered batch ${firstSeq} out of order`);
       return;
     }
-    state.batches.shift();
-    state.inFlight -= batch.length;
-    const last = (batch[batch.length - 1] as Pending).seq;
-    if (last > state.finished) state.finished = last;
-    state.lastActivity = options.now();
     if (reply.length - 2 !== batch.length) {
       for (const pending of batch) settle(pending, undefined);
       return;
@@ -302,9 +205,8 @@ export function createWorkerClient(options: WorkerClientOptions): WorkerClient {
 
   /** One message on the lane; a request that cannot be encoded or cloned fails alone, the others go. */
   const post = (state: Live, batch: Pending[]): void => {
-    const first = state.sent + 1;
     try {
-      const message = startBatch(first);
+      const message = startBatch(state.sent + 1);
       for (const pending of batch) putRequest(message, encodeRequest(pending.request));
       if (state.postedAt !== undefined)
         Atomics.store(state.postedAt, 0, BigInt(Math.round((performance.timeOrigin + performance.now()) * 1000)));
@@ -321,11 +223,7 @@ export function createWorkerClient(options: WorkerClientOptions): WorkerClient {
       else if (sendable.length > 0) post(state, sendable);
       return;
     }
-    for (let i = 0; i < batch.length; i++) (batch[i] as Pending).seq = first + i;
-    state.sent = first + batch.length - 1;
-    if (state.inFlight === 0) state.lastActivity = options.now();
-    state.inFlight += batch.length;
-    state.batches.push(batch);
+    recordSent(state, batch, now);
     if (!state.busy) {
       state.busy = true;
       state.handle.setBusy(true);
@@ -363,42 +261,6 @@ export function createWorkerClient(options: WorkerClientOptions): WorkerClient {
         retire(live);
       }
       for (const p of pending) p.reject(new ValidatorError('CLOSED', 'the validator was closed before this call finished'));
-    },
-  };
-}
-
-/** A timer that is re-armed rather than recreated: `refresh()` where the platform has it (Node), else `setTimeout`. */
-interface Ticker {
-  /** Fires `tick` once, `periodMs` from now, unless already armed. */
-  arm(): void;
-  stop(): void;
-}
-
-function createTicker(periodMs: number, tick: () => void): Ticker {
-  type Timer = ReturnType<typeof setTimeout> & { refresh?: () => unknown; unref?: () => unknown };
-  let timer: Timer | undefined;
-  let armed = false;
-  let stopped = false;
-  const fire = (): void => {
-    armed = false;
-    tick();
-  };
-  return {
-    arm() {
-      if (armed || stopped) return;
-      armed = true;
-      if (timer !== undefined && typeof timer.refresh === 'function') {
-        timer.refresh();
-        return;
-      }
-      timer = setTimeout(fire, periodMs) as Timer;
-      // The worker, not the timer, keeps a Node process alive while requests are pending.
-      timer.unref?.();
-    },
-    stop() {
-      stopped = true;
-      armed = false;
-      if (timer !== undefined) clearTimeout(timer);
     },
   };
 }
