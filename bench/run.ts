@@ -183,7 +183,7 @@ if (runIsolation) {
   const bursts = fixtures.map((fixture) => `${fixture.name} ${burstSize[fixture.name]}`).join(', ');
   console.log(
     "   floor = a worker that posts each message straight back; Comlink = the same echo behind comlink's node adapter;\n" +
-      "   client = schemaval's worker client sending an echo op (batching, data lane, shared-memory progress, watchdog; no engine);\n" +
+      "   client = schemaval's worker client sending a stats op (batching, data lane, shared-memory progress, watchdog; the least engine work);\n" +
       `   pipelined = bursts of N calls issued at once (${bursts}), time per call = burst ÷ N; the client packs up\n` +
       '   to 256 calls into one message, so it can beat the one-message-per-call floor; rounds of ' +
       `~${sequentialOptions.batchMs} ms (sequential) and ~${pipelinedOptions.batchMs} ms (pipelined) batches, medians\n`,
