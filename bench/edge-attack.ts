@@ -3,7 +3,7 @@
 // "shapes": each hostile body of test/fixtures/hostile-bounds.ts once, with its wall time, workerd's CPU for it, the
 // longest /healthz silence and workerd's RSS; "load": 50 clients of normal traffic (a small /v1/validate and a
 // /mcp tools/call through an upstream), first alone, then beside one client sending the pattern body in a loop.
-// edge/test/wrangler-load.test.ts asserts on the same load run (`runLoad`).
+// edge/test/workerd/wrangler-load.test.ts asserts on the same load run (`runLoad`).
 import { setMaxListeners } from 'node:events';
 import { parseArgs } from 'node:util';
 import { startHostileEdge } from '../edge/test/helpers/hostile-edge.ts';

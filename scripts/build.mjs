@@ -6,7 +6,7 @@
 //                                                  is what `new URL('./worker.js', import.meta.url)` finds next
 //                                                  to the compiled browser host);
 //      dist/cli.js, dist/node-worker.js, dist/cli-chunks/  the CLI and its worker_threads worker, for a fast start.
-// `node scripts/build.mjs --cli` builds step 2's CLI files alone (what test/cli-bin.test.ts needs, in ~0.2 s).
+// `node scripts/build.mjs --cli` builds step 2's CLI files alone (what test/cli/cli-bin.test.ts needs, in ~0.2 s).
 import { spawnSync } from 'node:child_process';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';

@@ -54,6 +54,24 @@ describe('rooms', () => {
     });
   }
 
+  it('tests mirror the layers and rooms they test', () => {
+    // Repo-wide checks stay at the top; the edge's workerd/ folder holds the tests that run the real runtime.
+    const topLevel = ['test/layers.test.ts', 'test/rooms.test.ts', 'test/deploy-script.test.ts', 'edge/test/edge-layers.test.ts'];
+    const homes: Record<string, string> = { test: 'src', 'test/engine': 'src/engine', 'edge/test': 'edge/src' };
+    for (const base of ['test', 'edge/test']) {
+      for (const file of files(base).filter((path) => path.endsWith('.test.ts'))) {
+        if (topLevel.includes(file) || file.startsWith('test/consumer/')) continue;
+        const folder = dirname(file);
+        assert.notEqual(folder, base, `${file} sits in no folder: move it beside the room it tests`);
+        const parent = dirname(folder);
+        const home = homes[parent] ?? homes[base];
+        const name = parent in homes ? folder.slice(parent.length + 1) : folder.slice(base.length + 1);
+        const exists = name === 'workerd' || existsSync(join(repo, home as string, name));
+        assert.ok(exists, `${file}: ${folder} mirrors no folder of ${home}`);
+      }
+    }
+  });
+
   it('other layers import the engine through its entries only', () => {
     const outside = [...files('src'), ...files('edge/src')].filter((f) => f.endsWith('.ts') && !f.startsWith('src/engine/'));
     for (const file of outside) {

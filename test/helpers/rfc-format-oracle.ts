@@ -1,7 +1,7 @@
 // An independent strict checker for the elicitation formats `uri` and `email`, written straight from the ABNF (one
 // regex per rule, composed the way the RFC composes them), and a seeded generator of near-miss values built from the
 // same ABNF pieces. It shares no code with src/engine/forms/form-formats.ts: the differential test
-// (test/engine-form-formats-strict.test.ts) checks that both answer the same on every generated string.
+// (test/engine/forms/engine-form-formats-strict.test.ts) checks that both answer the same on every generated string.
 
 // RFC 5234 Appendix B.1 core rules. ABNF quoted strings are case-insensitive ("v", "IPv6:").
 const ALPHA = '[A-Za-z]';

@@ -85,7 +85,7 @@ function dataBytes(value: unknown, depth = 0): number {
 
 /**
  * The record, its verdict's objects and their map entries, besides the strings counted: what V8 keeps per small tool
- * beyond its texts, measured after GC (edge/test/gateway-state-bounds.test.ts checks the sum against the heap).
+ * beyond its texts, measured after GC (edge/test/gateway/gateway-state-bounds.test.ts checks the sum against the heap).
  */
 const storedToolOverhead = 352;
 

@@ -1,5 +1,5 @@
 // The edge under `wrangler dev` in front of issue #17's hostile list upstream: one setup for the attacker tests
-// (edge/test/wrangler-bounds.test.ts) and their benchmark (bench/edge-attack.ts), so both measure the same thing.
+// (edge/test/workerd/wrangler-bounds.test.ts) and their benchmark (bench/edge-attack.ts), so both measure the same thing.
 import {
   bulkyTools,
   createListUpstream,

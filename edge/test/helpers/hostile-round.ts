@@ -1,5 +1,5 @@
 // One full round of issue #17's hostile shapes against an edge started by `startHostileEdge`, every request sent
-// once and its answer read, nothing asserted: what edge/test/wrangler-bounds.test.ts repeats to see whether memory
+// once and its answer read, nothing asserted: what edge/test/workerd/wrangler-bounds.test.ts repeats to see whether memory
 // keeps growing round after round. `round` names the forged session ids, so every round opens new state keys (new
 // Durable Objects), as an attacker would.
 import {

@@ -105,7 +105,7 @@ const binaries: Record<string, readonly (readonly [number, number])[]> = {
 
 /**
  * The emoji properties zod 4's `z.emoji()` uses (docs/decisions/019-lookaround.md), which RE2 lacks: code point
- * ranges in hex, read from Node 20's tables (Unicode 15.1). `test/engine-lookaround.test.ts` compares them with the
+ * ranges in hex, read from Node 20's tables (Unicode 15.1). `test/engine/patterns/engine-lookaround.test.ts` compares them with the
  * runtime's own `\p{…}` on every code point, so a runtime with other tables fails the test rather than differ.
  */
 const emojiRanges: Record<string, string> = {

@@ -1,0 +1,59 @@
+// The one LRU (src/engine/core/lru-cache.ts) beyond get/set: reads that leave the order alone, removal, and a trim
+// by the caller's own bounds, which the edge's session store and tool cache apply.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createLruCache } from '../../../src/engine/core/index.ts';
+
+describe('createLruCache: peek, delete, trim', () => {
+  it('peek reads a value without making it the most recently used', () => {
+    const cache = createLruCache<string, number>(2);
+    cache.set('a', 1);
+    cache.set('b', 2);
+    assert.equal(cache.peek('a'), 1);
+    cache.set('c', 3);
+    assert.equal(cache.peek('a'), undefined);
+    assert.equal(cache.peek('b'), 2);
+  });
+
+  it('says why each entry left: replaced, deleted or evicted', () => {
+    const dropped: string[] = [];
+    const cache = createLruCache<string, number>(
+      2,
+      { maxWeight: 100, weigh: (value) => value },
+      {
+        onDrop: (key, value, reason) => dropped.push(`${key}=${value} ${reason}`),
+      },
+    );
+    cache.set('a', 1);
+    cache.set('a', 2);
+    cache.set('b', 3);
+    assert.equal(cache.delete('b'), true);
+    assert.equal(cache.delete('b'), false);
+    cache.set('c', 4);
+    cache.set('d', 5);
+    assert.deepEqual(dropped, ['a=1 replaced', 'b=3 deleted', 'a=2 evicted']);
+    assert.equal(cache.weight, 9);
+  });
+
+  it('trim drops the least recently used while the bound holds, the newest too, and counts them', () => {
+    const cache = createLruCache<string, number>(Number.POSITIVE_INFINITY, { maxWeight: Number.POSITIVE_INFINITY, weigh: (v) => v });
+    for (const [key, value] of [
+      ['a', 5],
+      ['b', 5],
+      ['c', 5],
+    ] as const)
+      cache.set(key, value);
+    cache.get('a');
+    assert.equal(
+      cache.trim(() => cache.weight > 5),
+      2,
+    );
+    assert.equal(cache.peek('a'), 5);
+    assert.equal(
+      cache.trim(() => true),
+      1,
+    );
+    assert.equal(cache.size, 0);
+    assert.equal(cache.weight, 0);
+  });
+});
