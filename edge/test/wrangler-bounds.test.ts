@@ -353,12 +353,12 @@ describe('issue #17 bounds under wrangler dev (real workerd)', () => {
 
   // Memory, in the units that are bounded. Not "RSS back within 100 MB of its start": workerd allocates with tcmalloc,
   // whose freed pages stay mapped, and wrangler dev keeps every Durable Object it ever started in the same process.
-  // Measured (2 cores at load 7-11): RSS 85 -> 251 -> 295 -> 323 MB over the three rounds below, 20 s pause after
-  // each (229 / 282 / 323 MB in a run without pauses and with the Durable Object writes switched off: SQLite's data
-  // is not it), ~0.18 MB more per forged session id (a Durable Object per state key; 450 of them: 84 -> 165 MB, not
-  // returned after 30 s idle), while the Worker's JS heap after a full GC stays at 29.5-30.3 MB from the first round
-  // to the last (95-101 MB, failing, with the caches' caps raised tenfold). What the Worker retains is its heap; RSS
-  // not levelling off over rounds is a known gap (known-gaps.ts).
+  // Measured (2 cores at load 3-14): RSS 80 -> 256 -> 296 -> 315 and 84 -> 259 -> 310 -> 325 MB over the three
+  // rounds below, 20 s pause after each (85 -> 251 -> 295 -> 323 before session ids were sealed, when each forged id
+  // was a Durable Object of ~0.18 MB never returned; now the 60 forged ids of a round add ~2.5 MB and no Durable
+  // Object, the filler's 20 real sessions one each), while the Worker's JS heap after a full GC stays at 29.5-30.4 MB
+  // from the first round to the last (95-101 MB, failing, with the caches' caps raised tenfold). What the Worker
+  // retains is its heap; RSS not levelling off over rounds is a known gap (known-gaps.ts).
   const memory: { round: number; rss: number; heap: WorkerHeap | undefined }[] = [];
 
   it("the Worker's JS heap after a full GC stays within the caches' documented caps, round after round", { timeout: 600_000 }, async () => {

@@ -44,9 +44,9 @@ export async function openSession(url: string, token: string): Promise<string> {
     body: JSON.stringify(body),
     signal: AbortSignal.timeout(20_000),
   });
-  await response.arrayBuffer();
+  const text = await response.text();
   const sealed = response.headers.get('mcp-session-id');
-  if (sealed === null) throw new Error(`initialize got no session id (HTTP ${response.status})`);
+  if (sealed === null) throw new Error(`initialize got no session id (HTTP ${response.status}: ${text.slice(0, 200)})`);
   return sealed;
 }
 
