@@ -25,6 +25,8 @@ function appFor(env: Env): Hono<EdgeEnv> {
   const config = readEdgeConfig(env);
   // Without REQUEST_STATE_SECRET one random key per isolate, shared by every upstream's gateway (dev only).
   const requestStateSecret = config.requestStateSecret ?? randomSecret();
+  // Likewise for the sealed Mcp-Session-Ids: without SESSION_SECRET no session outlives this isolate.
+  const sessionSecret = config.sessionSecret ?? randomSecret();
   const gatewayFor = (upstreamUrl: string) =>
     createMcpGateway({
       engine: isolateEngine,
@@ -33,8 +35,9 @@ function appFor(env: Env): Hono<EdgeEnv> {
       upstreamTimeoutMs: config.upstreamTimeoutMs,
       upstreamMaxBytes: config.upstreamMaxBytes,
       requestStateSecret,
-      // One Durable Object per state key (credential scope and Mcp-Session-Id): pending elicitations, and the
-      // tool verdicts as a fallback for isolates that have not seen the list, hold whichever isolate serves.
+      sessionSecret,
+      // One Durable Object per state key (credential scope and a verified Mcp-Session-Id): pending elicitations, and
+      // the tool verdicts as a fallback for isolates that have not seen the list, hold whichever isolate serves.
       sessions: (key) => env.SESSIONS.get(env.SESSIONS.idFromName(key)) as unknown as SessionStore,
       toolCache,
       onEvent: (event) => console.log(`mcp gateway: ${event.kind}${event.tool ? ` ${event.tool}` : ''}: ${event.code}`),

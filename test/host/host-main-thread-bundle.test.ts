@@ -24,7 +24,7 @@ async function bundle(contents: string, external: string[] = []) {
 }
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-const page = "import { createValidator, withSchemaValidation } from '../browser.ts';\nexport { createValidator, withSchemaValidation };\n";
+const page = "import { createValidator, withSchemaValidation } from './browser.ts';\nexport { createValidator, withSchemaValidation };\n";
 const sdk = ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', 'zod', 'zod/*'];
 
 describe("the browser host's main-thread bundle", () => {
@@ -46,7 +46,7 @@ describe("the browser host's main-thread bundle", () => {
   });
 
   it('the inline entry is where the engine is (the check above can fail)', async (t) => {
-    const inline = await bundle("export { createInlineValidator } from '../inline-validator.ts';\n");
+    const inline = await bundle("export { createInlineValidator } from './inline-validator.ts';\n");
     t.diagnostic(`schemaval/host/inline: ${kb(inline.bytes)} minified, ${kb(inline.gzip)} gzip`);
     const found = inline.inputs.filter((input) => engineOnMainThread.test(input));
     for (const part of [

@@ -13,6 +13,8 @@ export interface EdgeVars {
   readonly UPSTREAM_MAX_BYTES?: string;
   /** A Worker secret (`wrangler secret put REQUEST_STATE_SECRET`), not a plain var. */
   readonly REQUEST_STATE_SECRET?: string;
+  /** A Worker secret (`wrangler secret put SESSION_SECRET`): the key that seals the `Mcp-Session-Id`s `/mcp` hands out. */
+  readonly SESSION_SECRET?: string;
 }
 
 /** The vars, checked and parsed. */
@@ -30,6 +32,8 @@ export interface EdgeConfig {
   readonly upstreamMaxBytes: number;
   /** HMAC key of the MRTR requestState envelope; null: a random key per isolate (dev only: envelopes do not cross isolates). */
   readonly requestStateSecret: string | null;
+  /** HMAC key of the sealed session ids; null: a random key per isolate (sessions end with the isolate). */
+  readonly sessionSecret: string | null;
 }
 
 /** A var that cannot be honoured; the Worker answers 500 `misconfigured` rather than guess. */
@@ -61,7 +65,8 @@ export function readEdgeConfig(vars: EdgeVars): EdgeConfig {
     outputPolicy: outputPolicy as OutputPolicy,
     upstreamTimeoutMs: positiveInteger('UPSTREAM_TIMEOUT_MS', vars.UPSTREAM_TIMEOUT_MS, 30_000),
     upstreamMaxBytes: positiveInteger('UPSTREAM_MAX_BYTES', vars.UPSTREAM_MAX_BYTES, defaultUpstreamMaxBytes),
-    requestStateSecret: requestStateSecret(vars.REQUEST_STATE_SECRET),
+    requestStateSecret: secret('REQUEST_STATE_SECRET', vars.REQUEST_STATE_SECRET),
+    sessionSecret: secret('SESSION_SECRET', vars.SESSION_SECRET),
   };
 }
 
@@ -115,9 +120,9 @@ function origin(entry: string): string {
   return url.origin;
 }
 
-/** A short key would make the envelope guessable: at least 32 characters (e.g. `openssl rand -base64 32`). */
-function requestStateSecret(value: string | undefined): string | null {
+/** A short key would make its MACs guessable: at least 32 characters (e.g. `openssl rand -base64 32`). */
+function secret(name: string, value: string | undefined): string | null {
   if (value === undefined || value === '') return null;
-  if (value.length < 32) throw new EdgeConfigError('REQUEST_STATE_SECRET must be at least 32 characters');
+  if (value.length < 32) throw new EdgeConfigError(`${name} must be at least 32 characters`);
   return value;
 }

@@ -19,6 +19,7 @@ import { defaultUpstreamMaxBytes } from './edge-config.ts';
 import { findTool } from './find-tool.ts';
 import { createMrtrGate } from './mrtr-gate.ts';
 import { headerRevision, ownRequest, type ProtocolRevision, requestRevision, sessionKeyFor } from './protocol-revision.ts';
+import { createSessionGate, unknownSessionResponse } from './session-gate.ts';
 import { createToolGate } from './tool-gate.ts';
 
 export interface McpGatewayOptions {
@@ -40,6 +41,8 @@ export interface McpGatewayOptions {
   readonly requestStateSecret?: string;
   /** How long a sealed `requestState` may be presented (default 15 minutes). */
   readonly requestStateTtlMs?: number;
+  /** Key of the sealed `Mcp-Session-Id`s (`SESSION_SECRET`); unset: random per gateway, so sessions end with it. */
+  readonly sessionSecret?: string;
   /** Told about checks that failed; never given the session id or credentials. */
   readonly onEvent?: (event: { readonly kind: string; readonly tool?: string; readonly code: string; readonly message: string }) => void;
 }
@@ -80,7 +83,8 @@ type Pending = Map<string, PendingCall>;
  * outside the spec subset is refused to the upstream, and the client's answer is validated before it is
  * forwarded. It fails closed (docs/edge.md, "Threat model"): the client message is read within bounds
  * (`client-message.ts`), the upstream within a timeout and a size cap (`upstream-relay.ts`), and only messages
- * parsed and checked are relayed. `Mcp-Session-Id` and `Authorization` pass through unchanged.
+ * parsed and checked are relayed. `Authorization` passes through unchanged; `Mcp-Session-Id` is sealed towards the
+ * client and must verify on the way back (`session-gate.ts`), or the request is answered 404 `unknown_session`.
  */
 export function createMcpGateway(options: McpGatewayOptions): (request: Request) => Promise<Response> {
   const upstreamFetch = options.fetch ?? fetch;
@@ -99,6 +103,8 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
     ...(options.requestStateSecret === undefined ? {} : { secret: options.requestStateSecret }),
     ...(options.requestStateTtlMs === undefined ? {} : { ttlMs: options.requestStateTtlMs }),
   });
+  // Session ids are sealed towards the client and checked before they name a state key (session-gate.ts).
+  const sessionGate = createSessionGate(options.sessionSecret);
 
   const forwardHeaders = (request: Request): Headers => {
     const headers = new Headers();
@@ -185,6 +191,7 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
     pending: Pending,
     store: SessionStore,
     headers: Headers,
+    scope: string,
   ): Promise<Response> => {
     if (!sent.ok) {
       event({ kind: 'upstream_failed', code: sent.code, message: sent.message });
@@ -194,6 +201,16 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
     sent.response.headers.forEach((value, key) => {
       if (!dropResponse.has(key.toLowerCase())) outHeaders.set(key, value);
     });
+    // The client gets the upstream's session id sealed to its credential; one that cannot be sealed is not relayed.
+    if (!(await sessionGate.seal(outHeaders, scope))) {
+      sent.response.body?.cancel().catch(() => undefined);
+      const failure = {
+        code: 'upstream_malformed',
+        message: 'the upstream issued an Mcp-Session-Id that is not visible ASCII or is too long',
+      } as const;
+      event({ kind: 'upstream_failed', ...failure });
+      return failureResponse(failure, pending);
+    }
     return relayUpstream(sent.response, {
       exchange,
       pending,
@@ -213,21 +230,28 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
     const headers = forwardHeaders(request);
     // State is keyed by credential and session (credential-scope.ts): no client reaches another credential's state.
     const scope = await credentialScope(options.upstreamUrl, request.headers.get('authorization'));
-    // The request's one revision names its state key: a 2026-07-28 request has no session, so its Mcp-Session-Id,
-    // if any, is ignored (protocol-revision.ts).
-    const storeFor = (revision: ProtocolRevision): SessionStore => {
-      const key = stateKey(scope, sessionKeyFor(revision, request.headers));
+    // The session id is checked before it names a state key: a forged one reaches no store and no Durable Object
+    // (session-gate.ts). A verified one is the upstream's own again, towards the upstream; 2026-07-28 ignores it.
+    const openSession = async (revision: ProtocolRevision): Promise<SessionStore | undefined> => {
+      const session = await sessionGate.open(request.headers, scope, revision);
+      if (!session.ok) {
+        event({ kind: 'request_refused', code: 'unknown_session', message: 'a session id the gateway did not issue' });
+        return undefined;
+      }
+      if (session.upstreamId === null) headers.delete('mcp-session-id');
+      else headers.set('mcp-session-id', session.upstreamId);
+      const key = stateKey(scope, sessionKeyFor(revision, session.upstreamId));
       return withToolCache(options.sessions(key), toolCache, { upstream: options.upstreamUrl, stateKey: key });
     };
     const pending: Pending = new Map();
 
-    if (request.method === 'GET')
-      return relay(await send('GET', headers), 'get', pending, storeFor(headerRevision(request.headers)), headers);
-    if (request.method === 'DELETE') {
-      const store = storeFor(headerRevision(request.headers));
+    if (request.method === 'GET' || request.method === 'DELETE') {
+      const store = await openSession(headerRevision(request.headers));
+      if (store === undefined) return unknownSessionResponse(null);
+      if (request.method === 'GET') return relay(await send('GET', headers), 'get', pending, store, headers, scope);
       const sent = await send('DELETE', headers);
       if (sent.ok && sent.response.ok) await store.clear();
-      return relay(sent, 'delete', pending, store, headers);
+      return relay(sent, 'delete', pending, store, headers, scope);
     }
     if (request.method !== 'POST') return new Response(null, { status: 405, headers: { allow: 'GET, POST, DELETE' } });
 
@@ -241,7 +265,8 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
       const id = isRequest(message) ? message.id : null;
       return jsonReply(gatewayError(id, revision.code, revision.message), 400);
     }
-    const store = storeFor(revision.revision);
+    const store = await openSession(revision.revision);
+    if (store === undefined) return unknownSessionResponse(isRequest(message) ? message.id : null);
 
     if (isRequest(message) && message.method === 'tools/call') {
       const name = String(message.params?.name ?? '');
@@ -298,7 +323,7 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
       message = { ...(await checkAnswer(message, store)) };
     }
     const exchange: Exchange = pending.size > 0 ? 'request' : 'post-without-request';
-    return relay(await send('POST', headers, stringify(message) ?? ''), exchange, pending, store, headers);
+    return relay(await send('POST', headers, stringify(message) ?? ''), exchange, pending, store, headers, scope);
   };
 
   /** The client's answer to an upstream elicitation: defaults filled, then validated, before it is forwarded. */

@@ -67,12 +67,12 @@ function mismatch(message: string): RevisionDecision {
 }
 
 /**
- * The session part of the gateway's state key: the `Mcp-Session-Id` in the session era; none in the stateless
- * one, whose requests must not be tied to a session (the header, if sent, is ignored as the spec says), so their
- * state is per credential scope only.
+ * The session part of the gateway's state key: the upstream's session id (unsealed, session-gate.ts) in the session
+ * era; none in the stateless one, whose requests must not be tied to a session (the header, if sent, is ignored as
+ * the spec says), so their state is per credential scope only.
  */
-export function sessionKeyFor(revision: ProtocolRevision, headers: Headers): string {
-  return revision === '2026-07-28' ? 'stateless' : (headers.get('mcp-session-id') ?? 'stateless');
+export function sessionKeyFor(revision: ProtocolRevision, upstreamSessionId: string | null): string {
+  return revision === '2026-07-28' ? 'stateless' : (upstreamSessionId ?? 'stateless');
 }
 
 /**

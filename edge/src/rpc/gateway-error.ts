@@ -22,7 +22,8 @@ export type GatewayErrorCode =
   | 'upstream_not_configured'
   | 'protocol_version_mismatch'
   | 'state_too_large'
-  | 'state_unavailable';
+  | 'state_unavailable'
+  | 'unknown_session';
 
 /** A failure on the way to or from the upstream (or keeping what it sent): what the client is told instead of its bytes. */
 export interface UpstreamFailure {
@@ -52,6 +53,8 @@ const rpcCodes: Record<GatewayErrorCode, number> = {
   protocol_version_mismatch: -32020,
   state_too_large: -32603,
   state_unavailable: -32603,
+  // What the MCP SDK servers answer (with HTTP 404) for a session they do not know: "Session not found".
+  unknown_session: -32001,
 };
 
 /**

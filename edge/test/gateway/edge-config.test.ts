@@ -13,6 +13,7 @@ describe('readEdgeConfig', () => {
       upstreamTimeoutMs: 30_000,
       upstreamMaxBytes: 4 * 1024 * 1024,
       requestStateSecret: null,
+      sessionSecret: null,
     });
     assert.equal(defaultUpstreamMaxBytes, 4 * 1024 * 1024);
     assert.equal(readEdgeConfig({}).outputPolicy, 'warn');
@@ -21,6 +22,11 @@ describe('readEdgeConfig', () => {
   it('takes REQUEST_STATE_SECRET of 32 characters or more, and refuses a shorter one', () => {
     assert.equal(readEdgeConfig({ REQUEST_STATE_SECRET: 'k'.repeat(32) }).requestStateSecret, 'k'.repeat(32));
     assert.throws(() => readEdgeConfig({ REQUEST_STATE_SECRET: 'short' }), { code: 'MISCONFIGURED', message: /REQUEST_STATE_SECRET/ });
+  });
+
+  it('takes SESSION_SECRET of 32 characters or more, and refuses a shorter one', () => {
+    assert.equal(readEdgeConfig({ SESSION_SECRET: 's'.repeat(32) }).sessionSecret, 's'.repeat(32));
+    assert.throws(() => readEdgeConfig({ SESSION_SECRET: 'short' }), { code: 'MISCONFIGURED', message: /SESSION_SECRET/ });
   });
 
   it('reads the upstream bounds as positive whole numbers and refuses anything else', () => {

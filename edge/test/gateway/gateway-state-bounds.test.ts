@@ -1,6 +1,7 @@
 // The gateway's state is bounded by retained bytes as well as by count (issue #17 item 2): one list of large tools
-// fetched under many forged Mcp-Session-Ids must not grow the isolate past its caches' caps. In process: the gateway
-// (memory session stores, the isolate tool cache) → a raw upstream that lists the same large tools to every session.
+// fetched in many sessions must not grow the isolate past its caches' caps. In process: the gateway (memory session
+// stores, the isolate tool cache) → a raw upstream that opens a session per initialize and lists the same large tools
+// to every session. (Forged session ids no longer make state keys: they are refused, gateway-sessions.test.ts.)
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
@@ -145,8 +146,8 @@ describe('memory session stores', () => {
   });
 });
 
-describe('gateway under many forged session ids', () => {
-  it('keeps a list of large tools fetched under each id within the caches, and still checks every call', async () => {
+describe('gateway under many sessions', () => {
+  it('keeps a list of large tools fetched in each session within the caches, and still checks every call', async () => {
     const tools = Array.from({ length: 12 }, (_, i) => largeTool(`big-${i}`, 233_000));
     const { fetch: upstream, seen } = createListUpstream(() => tools);
     const calls = seen.calls;
@@ -161,30 +162,33 @@ describe('gateway under many forged session ids', () => {
       outputPolicy: 'enforce',
       fetch: upstream,
     });
-    const send = async (sessionId: string, message: Record<string, unknown>) => {
-      const response = await postInSession(gateway, sessionId, message);
+    const send = async (session: string, message: Record<string, unknown>) => {
+      const response = await postInSession(gateway, session, message);
       return (await response.json()) as { result?: { tools?: unknown[] }; error?: { data?: { code?: string } } };
     };
 
     const listed = tools.reduce((sum, tool) => sum + JSON.stringify(tool).length, 0);
-    const forged = 8;
-    for (let i = 0; i < forged; i++) {
-      const answer = await send(`forged-${i}`, { method: 'tools/list' });
+    const sessionCount = 8;
+    for (let i = 0; i < sessionCount; i++) {
+      const answer = await send(`session-${i}`, { method: 'tools/list' });
       assert.equal(answer.result?.tools?.length, tools.length);
       assert.ok(toolCache.stats().bytes <= cap, `tool cache ${toolCache.stats().bytes} bytes after session ${i}`);
       assert.ok(sessions.stats().bytes <= cap, `session stores ${sessions.stats().bytes} bytes after session ${i}`);
     }
-    assert.ok(forged * listed > 5 * cap, `the sessions listed ${forged * listed} bytes`);
+    assert.ok(sessionCount * listed > 5 * cap, `the sessions listed ${sessionCount * listed} bytes`);
     assert.ok(toolCache.stats().evictions > 0);
     assert.ok(sessions.stats().evictions > 0);
     assert.ok(toolCache.stats().bytes > cap / 2, 'the cap is used, not undercut by a wrong count');
 
     // Eviction forgets, it never admits: an evicted session's call lists again and is checked; so is the newest.
-    assert.equal(seen.lists, forged);
-    const evicted = await send('forged-0', { method: 'tools/call', params: { name: 'big-11', arguments: { field_0: 1 } } });
+    assert.equal(seen.lists, sessionCount);
+    const evicted = await send('session-0', { method: 'tools/call', params: { name: 'big-11', arguments: { field_0: 1 } } });
     assert.equal(evicted.error?.data?.code, 'invalid_arguments');
-    assert.equal(seen.lists, forged + 1);
-    const newest = await send(`forged-${forged - 1}`, { method: 'tools/call', params: { name: 'big-11', arguments: { field_0: 'ok' } } });
+    assert.equal(seen.lists, sessionCount + 1);
+    const newest = await send(`session-${sessionCount - 1}`, {
+      method: 'tools/call',
+      params: { name: 'big-11', arguments: { field_0: 'ok' } },
+    });
     assert.equal(newest.error, undefined);
     assert.deepEqual(calls, [{ field_0: 'ok' }]);
   });

@@ -16,6 +16,7 @@ import { createUpstream } from '../../../test/helpers/http-upstream.ts';
 import { createMcpGateway } from '../../src/gateway/mcp-gateway.ts';
 import { protocolVersionMeta, requestRevision } from '../../src/gateway/protocol-revision.ts';
 import { credentialScope, stateKey } from '../../src/state/credential-scope.ts';
+import { createSessionSealer } from '../../src/state/sealed-session.ts';
 import { createMemorySessionStores, type SessionStores, type StoredTool, unpackTool } from '../../src/state/session-store.ts';
 import type { ListHints } from '../../src/state/state-types.ts';
 import { createToolCache, listHints, type ToolCache } from '../../src/state/tool-cache.ts';
@@ -99,13 +100,19 @@ afterEach(async () => {
   for (const client of clients.splice(0)) await client.close();
 });
 
-function gatewayFor(handle: (request: Request) => Promise<Response>, sessions: SessionStores, toolCache: ToolCache) {
+function gatewayFor(
+  handle: (request: Request) => Promise<Response>,
+  sessions: SessionStores,
+  toolCache: ToolCache,
+  sessionSecret?: string,
+) {
   return createMcpGateway({
     engine: createEngine(),
     upstreamUrl,
     sessions,
     toolCache,
     outputPolicy: 'enforce',
+    ...(sessionSecret === undefined ? {} : { sessionSecret }),
     fetch: ((input: RequestInfo | URL, init?: RequestInit) => handle(new Request(input, init))) as typeof fetch,
   });
 }
@@ -170,7 +177,7 @@ describe('gateway state per credential', () => {
     assert.equal(upstream.seen.calls.length, 0);
   });
 
-  it("gives a forged session id under another credential an empty store, never the session's state", async () => {
+  it("refuses Alice's session id under Mallory's credential with 404, before any store: never the session's state", async () => {
     const upstream = createUpstream();
     const { stores, counts } = countingStores();
     const gateway = gatewayFor(upstream.handle, stores, createToolCache());
@@ -180,11 +187,7 @@ describe('gateway state per credential', () => {
       const sessionId = (aliceClient.transport as StreamableHTTPClientTransport).sessionId ?? '';
       assert.notEqual(sessionId, '');
       const listsBefore = upstream.seen.lists;
-      const aliceKey = stateKey(await credentialScope(upstreamUrl, alice), sessionId);
-      const malloryKey = stateKey(await credentialScope(upstreamUrl, mallory), sessionId);
-      assert.notEqual(malloryKey, aliceKey);
-      assert.notEqual(await stores(aliceKey).getTool('echo'), undefined);
-      assert.equal(await stores(malloryKey).getTool('echo'), undefined);
+      const keysBefore = counts.keys.length;
 
       const forged = await gateway(
         new Request('http://gateway.test/mcp', {
@@ -199,15 +202,16 @@ describe('gateway state per credential', () => {
           body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } }),
         }),
       );
-      await forged.body?.cancel();
-
-      assert.equal(counts.keys.at(-1), malloryKey);
+      assert.equal(forged.status, 404);
+      assert.equal(((await forged.json()) as { error?: { data?: { code?: string } } }).error?.data?.code, 'unknown_session');
+      // The id is sealed to Alice's credential scope: under Mallory's it names no state key at all.
+      assert.equal(counts.keys.length, keysBefore);
       assert.ok(
         counts.keys.every((key) => !key.includes('token')),
         'a state key never holds the credential',
       );
-      // Mallory's store knew no tool, so the gateway had to list again (under her credential) instead of using Alice's.
-      assert.equal(upstream.seen.lists, listsBefore + 1);
+      assert.equal(upstream.seen.lists, listsBefore);
+      assert.deepEqual(upstream.seen.calls, []);
     } finally {
       await upstream.close();
     }
@@ -434,7 +438,7 @@ describe('McpSession (the Durable Object) in workerd', () => {
     const bundle = await build({
       stdin: {
         // The Durable Object, and a way to write a row as an older version of it did (`writeRow`).
-        contents: `import { McpSession as Session } from '../state/mcp-session.ts';
+        contents: `import { McpSession as Session } from './state/mcp-session.ts';
 export class McpSession extends Session {
   writeRow(name, record) {
     const sql = this.ctx.storage.sql;
@@ -589,12 +593,15 @@ describe('one protocol revision per request', () => {
     assert.deepEqual([...new Set(counts.keys)], [stateless]);
   });
 
-  it('keys a 2025-11-25 request by its session when header and body agree', async () => {
+  it("keys a 2025-11-25 request by its session (the upstream's own id, unsealed) when header and body agree", async () => {
     const upstream = credentialUpstream();
     const { stores, counts } = countingStores();
-    const gateway = gatewayFor(upstream.handle, stores, createToolCache());
-    await post(gateway, { 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': 's-1' }, callWith('2025-11-25'));
-    assert.deepEqual(counts.keys, [stateKey(await credentialScope(upstreamUrl, alice), 's-1')]);
+    const secret = 'gateway-state-test-secret-of-32-chars';
+    const gateway = gatewayFor(upstream.handle, stores, createToolCache(), secret);
+    const scope = await credentialScope(upstreamUrl, alice);
+    const sealed = (await createSessionSealer(secret).seal('s-1', scope)) ?? '';
+    await post(gateway, { 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': sealed }, callWith('2025-11-25'));
+    assert.deepEqual(counts.keys, [stateKey(scope, 's-1')]);
   });
 
   it('decides from the body, the header alone only for a notification without a claim', () => {

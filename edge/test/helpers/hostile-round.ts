@@ -1,7 +1,8 @@
 // One full round of issue #17's hostile shapes against an edge started by `startHostileEdge`, every request sent
 // once and its answer read, nothing asserted: what edge/test/workerd/wrangler-bounds.test.ts repeats to see whether memory
-// keeps growing round after round. `round` names the forged session ids, so every round opens new state keys (new
-// Durable Objects), as an attacker would.
+// keeps growing round after round. `round` names the forged session ids, so every round sends new ones, as an
+// attacker would; they are refused 404 (the gateway seals the ids it hands out) and open no state key, no Durable
+// Object. The cache filler's sessions are real ones, opened with `initialize`.
 import {
   bigPrograms,
   distinctPointerBody,
@@ -14,18 +15,39 @@ import {
 let rpcId = 1_000_000;
 
 /**
- * Forged sessions that each call an unknown tool of the `medium` upstream, so the gateway lists its 16 × 233 KB
- * tools (3.7 MB: under every bound, so kept) itself: 75 MB of definitions in all, ten times the tool cache's 8 MiB,
- * so the caches end at their caps. The gateway's own listing, not the client's: no 3.7 MB answer goes back through
- * wrangler's dev proxy, which spends ~0.5 s of CPU relaying one.
+ * Sessions (opened with `initialize`, each a state key and a Durable Object) that each call an unknown tool of the
+ * `medium` upstream, so the gateway lists its 16 × 233 KB tools (3.7 MB: under every bound, so kept) itself: 75 MB of
+ * definitions in all, ten times the tool cache's 8 MiB, so the caches end at their caps. The gateway's own listing,
+ * not the client's: no 3.7 MB answer goes back through wrangler's dev proxy, which spends ~0.5 s of CPU relaying one.
  */
 export const fillerSessions = 20;
 
 /** Fills the isolate's caches to their caps (see `fillerSessions`); returns how many requests were answered. */
-export async function fillCaches(url: string, round: string): Promise<number> {
-  for (let i = 0; i < fillerSessions; i++)
-    await mcp(url, 'medium', { method: 'tools/call', params: { name: 'nowhere', arguments: {} } }, `forged-fill-${round}-${i}`);
-  return fillerSessions;
+export async function fillCaches(url: string): Promise<number> {
+  for (let i = 0; i < fillerSessions; i++) {
+    const session = await openSession(url, 'medium');
+    await mcp(url, 'medium', { method: 'tools/call', params: { name: 'nowhere', arguments: {} } }, session);
+  }
+  return 2 * fillerSessions;
+}
+
+/**
+ * Opens a real session as credential `token`: an `initialize` the list upstream answers with an id of its own,
+ * which the gateway hands out sealed to that credential (the only kind of id it takes back). Returns the sealed id.
+ */
+export async function openSession(url: string, token: string): Promise<string> {
+  const params = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bounds', version: '1.0.0' } };
+  const { body, headers } = mcpRequest(token, { method: 'initialize', params });
+  const response = await fetch(`${url}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(20_000),
+  });
+  const text = await response.text();
+  const sealed = response.headers.get('mcp-session-id');
+  if (sealed === null) throw new Error(`initialize got no session id (HTTP ${response.status}: ${text.slice(0, 200)})`);
+  return sealed;
 }
 
 async function post(url: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<number> {
@@ -63,7 +85,8 @@ function mcp(url: string, token: string, message: { method: string; params?: unk
 
 /**
  * The shapes of every test of wrangler-bounds.test.ts, in its order, then `fillCaches`; returns how many requests
- * were answered.
+ * were answered. The gateway-cache shapes are sent as the attack sends them, under forged session ids (each now a
+ * 404); the same lists in sessions opened by `initialize` run once, in the tests.
  */
 export async function hostileRound(url: string, round: string): Promise<number> {
   let sent = 0;
@@ -97,5 +120,5 @@ export async function hostileRound(url: string, round: string): Promise<number> 
   }
   await mcp(url, 'tiny', { method: 'tools/list' });
   await mcp(url, 'tiny', { method: 'tools/call', params: { name: 'tiny-9999', arguments: { n: 1 } } });
-  return sent + 2 + (await fillCaches(url, round));
+  return sent + 2 + (await fillCaches(url));
 }

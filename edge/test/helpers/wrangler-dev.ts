@@ -1,6 +1,6 @@
 // Starts the edge Worker with `wrangler dev` (real workerd) on 127.0.0.1, offline, and stops it.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,8 @@ const devScript = fileURLToPath(new URL('../../dev.mjs', import.meta.url));
 export interface WranglerDev {
   readonly url: string;
   readonly log: () => string;
+  /** Durable Objects that keep state in this run: their SQLite files under `--persist-to`. */
+  readonly durableObjects: () => number;
   stop(): Promise<void>;
 }
 
@@ -54,6 +56,8 @@ export async function startWranglerDev(vars: Record<string, string> = {}, timeou
     removeState();
   };
   const removeState = (): void => rmSync(state, { recursive: true, force: true });
+  const durableObjects = (): number =>
+    readdirSync(state, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.sqlite')).length;
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {
@@ -62,7 +66,7 @@ export async function startWranglerDev(vars: Record<string, string> = {}, timeou
     }
     try {
       const response = await fetch(`${url}/healthz`);
-      if (response.ok) return { url, log: () => log, stop };
+      if (response.ok) return { url, log: () => log, durableObjects, stop };
     } catch {
       // not listening yet
     }

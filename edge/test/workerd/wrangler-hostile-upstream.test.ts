@@ -439,9 +439,13 @@ describe('gateway under wrangler dev against a hostile upstream (issue #10)', ()
       await alice.listTools(undefined, { timeout: capMs });
       const sessionId = (alice.transport as StreamableHTTPClientTransport).sessionId;
       assert.ok(sessionId !== undefined, 'the upstream gave Alice a session');
-      // Mallory (with her own credential) lists inside Alice's session; the sloppy upstream answers with her list.
+      // Mallory (with her own credential) tries to list inside Alice's session. The id is sealed to Alice's
+      // credential, so the gateway answers 404 unknown_session and the sloppy upstream never hears of it.
+      const mallorysBefore = upstream.requests('tools/list', 'Bearer mallory+session').length;
       const forged = await raw('mallory+session', { jsonrpc: '2.0', id: rawId++, method: 'tools/list' }, { 'mcp-session-id': sessionId });
-      assert.equal(forged.status, 200);
+      assert.equal(forged.status, 404, forged.text.slice(0, 300));
+      assert.equal(forged.messages[0]?.error?.data?.code, 'unknown_session');
+      assert.equal(upstream.requests('tools/list', 'Bearer mallory+session').length, mallorysBefore);
       const error = await rejected(
         alice.callTool({ name: 'transfer', arguments: { to: 'mallory', amount: 1000 } }, undefined, { timeout: capMs }),
       );
