@@ -19,7 +19,7 @@ export const browserPageBuild = {
  * a page's main thread. The adapter's id (one string constant, part of the host's verdict cache key) is not such code.
  */
 export const engineOnMainThread =
-  /src\/engine\/(?:[\w-]+\/)?(create-engine|compile-schema|validate-instance|check-schema|linear-pattern|translate-pattern|character-reader|re2-ranges|pattern-limits|translated-pattern|lookaround-tree|lookaround-parser|lookaround-bounds|lookahead-fold|code-point-sets)\.[jt]s$|src\/engine\/adapters\/(?!cfworker\/adapter-id\.[jt]s$)|node_modules\/(re2js|@cfworker\/json-schema)\//;
+  /src\/engine\/(?:[\w-]+\/)?(create-engine|compile-schema|validate-instance|check-schema|linear-pattern|translate-pattern|character-reader|re2-ranges|pattern-limits|translated-pattern|lookaround|pattern-program|check-patterns|translate-property|lookaround-tree|lookaround-parser|lookaround-bounds|lookahead-fold|code-point-sets)\.[jt]s$|src\/engine\/adapters\/(?!cfworker\/adapter-id\.[jt]s$)|node_modules\/(re2js|@cfworker\/json-schema)\//;
 
 /**
  * The inputs that put bytes into the (single) output. `metafile.inputs` lists every file the resolver reached,
