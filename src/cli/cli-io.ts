@@ -35,11 +35,14 @@ export class CliError extends Error {
   readonly code: CliErrorCode;
   /** For `usage`: which command's usage to print (undefined: the overview). */
   readonly command: string | undefined;
+  /** For `usage`: the message is the whole story (it names the help to read), so no usage lines follow. */
+  readonly brief: boolean;
 
-  constructor(code: CliErrorCode, message: string, command?: string) {
+  constructor(code: CliErrorCode, message: string, command?: string, { brief = false }: { brief?: boolean } = {}) {
     super(message);
     this.code = code;
     this.command = command;
+    this.brief = brief;
   }
 }
 

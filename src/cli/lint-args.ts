@@ -1,6 +1,6 @@
-import { parseArgs } from 'node:util';
 import { CliError, usageError } from './cli-io.ts';
 import type { LintOptions } from './lint-command.ts';
+import { parseOptions } from './parse-options.ts';
 import { splitCommand } from './split-command.ts';
 
 /** `--timeout` above this is surely a typo (ten minutes). */
@@ -11,13 +11,7 @@ const maxTimeoutMs = 600_000;
  * exactly one source of tools. A wrong combination is a usage error; a URL that is not http(s) is `invalid_url`.
  */
 export function lintArgs(args: readonly string[]): LintOptions {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(args);
-  } catch (error) {
-    throw usageError(error instanceof Error ? error.message : String(error), 'lint');
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parse(args);
   const json = values.json === true;
   const given = [positionals.length > 0, values.url !== undefined, values.stdio !== undefined].filter(Boolean).length;
   if (given !== 1 || positionals.length > 1) {
@@ -40,17 +34,12 @@ export function lintArgs(args: readonly string[]): LintOptions {
 }
 
 const parse = (args: readonly string[]) =>
-  parseArgs({
-    args: [...args],
-    options: {
-      json: { type: 'boolean', default: false },
-      url: { type: 'string' },
-      stdio: { type: 'string' },
-      header: { type: 'string', multiple: true },
-      timeout: { type: 'string' },
-    },
-    allowPositionals: true,
-    strict: true,
+  parseOptions('lint', args, {
+    json: { type: 'boolean', default: false },
+    url: { type: 'string' },
+    stdio: { type: 'string' },
+    header: { type: 'string', multiple: true },
+    timeout: { type: 'string' },
   });
 
 function timeout(text: string): number {

@@ -1,8 +1,8 @@
-import { parseArgs } from 'node:util';
 import type { Validator, ValidatorOptions } from '../host/node.ts';
 import { CliError, type CliIo, exitCodes, usageError } from './cli-io.ts';
 import { type Command, helpFor, isCommand, synopsis, usageOf } from './help.ts';
 import { packageVersion } from './package-version.ts';
+import { parseOptions } from './parse-options.ts';
 
 /** How the CLI gets its validator and version; tests may choose inline mode. */
 export interface CliDeps {
@@ -48,14 +48,11 @@ async function run(argv: readonly string[], io: CliIo, deps: CliDeps, open: () =
     const { lintCommand } = await import('./lint-command.ts');
     return await lintCommand(open, io, options);
   }
-  const { values, positionals } = parse(command, () =>
-    parseArgs({
-      args: rest,
-      options: { json: { type: 'boolean', default: false }, schema: { type: 'string' }, instance: { type: 'string', default: '-' } },
-      allowPositionals: true,
-      strict: true,
-    }),
-  );
+  const { values, positionals } = parseOptions(command, rest, {
+    json: { type: 'boolean', default: false },
+    schema: { type: 'string' },
+    instance: { type: 'string', default: '-' },
+  });
   if (positionals.length > 0) throw usageError(`unexpected argument ${JSON.stringify(positionals[0])}`, command);
   if (typeof values.schema !== 'string') throw usageError('validate needs --schema FILE', command);
   const { validateCommand } = await import('./validate-command.ts');
@@ -77,15 +74,6 @@ function options(argv: readonly string[]): readonly string[] {
   return end === -1 ? argv : argv.slice(0, end);
 }
 
-/** Turns node:util's argument errors into usage errors of the command. */
-function parse<T>(command: Command, parser: () => T): T {
-  try {
-    return parser();
-  } catch (error) {
-    throw usageError(error instanceof Error ? error.message : String(error), command);
-  }
-}
-
 /**
  * Exit 2 for the CLI's own errors and for operational failures of the validator (an error with a string `code`,
  * such as `TIMEOUT` or `WORKER_CRASHED`): in words on standard error, or `{"error":{"code","message"}}` on
@@ -97,7 +85,7 @@ function reportError(io: CliIo, json: boolean, error: unknown): number {
   const message = error instanceof Error ? error.message : String(error);
   if (json) io.stdout(`${JSON.stringify({ error: { code, message } })}\n`);
   else if (!(error instanceof CliError)) io.stderr(`schemaval: ${code}: ${message}\n`);
-  else if (error.code === 'usage') io.stderr(`schemaval: ${message}\n${usageHint(error.command as Command | undefined)}`);
+  else if (error.code === 'usage' && !error.brief) io.stderr(`schemaval: ${message}\n${usageHint(error.command as Command | undefined)}`);
   else io.stderr(`schemaval: ${message}\n`);
   return exitCodes.usage;
 }

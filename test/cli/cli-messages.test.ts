@@ -186,6 +186,28 @@ describe('schemaval JSON errors', () => {
   });
 });
 
+describe('schemaval option errors', () => {
+  it('says in one line of its own which option is unknown, missing its value or given one, exit 2', async () => {
+    const cases: [string[], string][] = [
+      [['lint', '--verbose', 'tools.json'], 'unknown option --verbose (see schemaval lint --help)'],
+      [['lint', 'tools.json', '-x'], 'unknown option -x (see schemaval lint --help)'],
+      [['lint', '--url'], 'option --url needs a value (see schemaval lint --help)'],
+      [['lint', '--stdio', '--timeout', '5'], 'option --stdio needs a value (see schemaval lint --help)'],
+      [['lint', '--json=yes', 'tools.json'], 'option --json takes no value (see schemaval lint --help)'],
+      [['validate', '--schema', 's.json', '--bogus'], 'unknown option --bogus (see schemaval validate --help)'],
+      [['validate', '--schema'], 'option --schema needs a value (see schemaval validate --help)'],
+    ];
+    for (const [argv, message] of cases) {
+      const io = memoryIo({ 'tools.json': '[]', 's.json': schema });
+      assert.equal(await main(argv, io), 2, argv.join(' '));
+      assert.equal(io.err(), `schemaval: ${message}\n`, argv.join(' '));
+      assert.equal(io.out(), '');
+      const json = await jsonError([...argv, '--json'], memoryIo({ 'tools.json': '[]', 's.json': schema }));
+      assert.deepEqual(json, { code: 'usage', message }, `${argv.join(' ')} --json`);
+    }
+  });
+});
+
 describe('schemaval --json errors', () => {
   it('reports usage errors as code "usage", with no usage text', async () => {
     for (const argv of [['lint', '--json'], ['lint', '--json', '--bogus', 'x'], ['validate', '--json'], ['--json']]) {

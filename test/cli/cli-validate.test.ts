@@ -91,8 +91,8 @@ describe('schemaval validate', () => {
     assert.match(io.err(), /^warning draft3_required: #\/properties\/id/);
   });
 
-  it('exits 2 for missing --schema, unknown flags and stray arguments', async () => {
-    for (const argv of [['validate'], ['validate', '--schema', 's.json', '--bogus'], ['validate', '--schema', 's.json', 'extra']]) {
+  it('exits 2 for missing --schema and stray arguments', async () => {
+    for (const argv of [['validate'], ['validate', '--schema', 's.json', 'extra']]) {
       const io = memoryIo({ 's.json': schema });
       assert.equal(await main(argv, io), 2, argv.join(' '));
       assert.match(io.err(), /usage:/);
