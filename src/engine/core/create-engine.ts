@@ -12,6 +12,7 @@ import { type CompiledTool, toolListRefusals, toolVerdict } from '../tools/compi
 import { type CompileResult, compileSchema } from './compile-schema.ts';
 import { compiledWeight, toolWeight } from './compiled-weight.ts';
 import { EngineError } from './engine-error.ts';
+import { isDeepFrozenJson } from './frozen-schema.ts';
 import { createLruCache } from './lru-cache.ts';
 
 export interface EngineOptions {
@@ -77,6 +78,11 @@ export function createEngine(options: EngineOptions & { readonly adapter: Schema
     { onDrop: (_, tool) => textOf.delete(tool.fingerprint) },
   );
   const counters = { compiles: 0, cacheHits: 0, validations: 0 };
+  // A schema object seen before is found by identity, so `validate(schemaObject, …)` and `validateElicitation` hash
+  // nothing on a repeat: only for a deeply frozen object (`isDeepFrozenJson`), which no caller can change after we
+  // hashed it. Any other object is canonicalised and hashed on every call, so a mutation always takes effect. A
+  // WeakMap holds nothing alive: an entry (a 64-character fingerprint) goes with the caller's object.
+  const frozenPrints = new WeakMap<object, string>();
 
   const compileByFingerprint = (schema: unknown, print: string | undefined, formats: FormatMode): CompileResult => {
     if (print === undefined) return compileUnhashable(schema, formats);
@@ -103,9 +109,21 @@ export function createEngine(options: EngineOptions & { readonly adapter: Schema
     };
   };
 
-  const compileNow = (schema: unknown, formats: FormatMode): { readonly fingerprint: string; readonly result: CompileResult } => {
+  /** The schema's fingerprint: by identity for a deeply frozen object seen before, else its canonical text hashed. */
+  const schemaPrint = (schema: unknown): string | undefined => {
+    const isObject = typeof schema === 'object' && schema !== null;
+    if (isObject) {
+      const known = frozenPrints.get(schema);
+      if (known !== undefined) return known;
+    }
     const text = safeCanonicalJson(schema);
     const print = text === undefined ? undefined : hashText(text);
+    if (isObject && print !== undefined && isDeepFrozenJson(schema)) frozenPrints.set(schema, print);
+    return print;
+  };
+
+  const compileNow = (schema: unknown, formats: FormatMode): { readonly fingerprint: string; readonly result: CompileResult } => {
+    const print = schemaPrint(schema);
     return { fingerprint: print ?? '', result: compileByFingerprint(schema, print, formats) };
   };
 
