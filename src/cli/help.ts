@@ -1,3 +1,5 @@
+import { policyHelp } from './policy-flags.ts';
+
 /** The one-line synopsis of each command, printed after a usage error. */
 export const synopsis = {
   lint: 'schemaval lint [--json] FILE|-',
@@ -24,7 +26,7 @@ usage:
       Verdict for each tool of a tools/list result, from a file or asked of a running MCP server.
   ${synopsis.validate}
       Validate one JSON value (standard input by default) against a schema.
-  schemaval COMMAND --help      options, input and exit codes of a command
+  schemaval COMMAND --help      options, policy flags (--max-work N, ...), input and exit codes of a command
   schemaval --help | --version
 
 exit codes: 0 accepted / valid, 1 refused / invalid, 2 usage, input or operational error
@@ -51,6 +53,7 @@ options:
   --timeout MS         one deadline for connecting and listing with --url or --stdio (default 10000)
   -h, --help           print this help
 
+${policyHelp}
 exit codes:
   0  every tool accepted
   1  some tool refused
@@ -71,6 +74,7 @@ options:
                       {"status":"refused","refusal":{"code","message"}}; errors as {"error":{"code","message"}}
   -h, --help          print this help
 
+${policyHelp}
 exit codes:
   0  valid
   1  invalid: one "$.path: message" line per issue

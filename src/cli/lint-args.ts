@@ -1,6 +1,7 @@
 import { CliError, usageError } from './cli-io.ts';
 import type { LintOptions } from './lint-command.ts';
 import { parseOptions } from './parse-options.ts';
+import { policyOf, policyOptions } from './policy-flags.ts';
 import { splitCommand } from './split-command.ts';
 
 /** `--timeout` above this is surely a typo (ten minutes). */
@@ -13,6 +14,7 @@ const maxTimeoutMs = 600_000;
 export function lintArgs(args: readonly string[]): LintOptions {
   const { values, positionals } = parse(args);
   const json = values.json === true;
+  const policy = policyOf(values, 'lint');
   const given = [positionals.length > 0, values.url !== undefined, values.stdio !== undefined].filter(Boolean).length;
   if (given !== 1 || positionals.length > 1) {
     throw usageError('lint takes exactly one FILE (or - for standard input), --url URL or --stdio "CMD ARGS"', 'lint');
@@ -22,15 +24,15 @@ export function lintArgs(args: readonly string[]): LintOptions {
   if (values.timeout !== undefined && positionals.length > 0) throw usageError('--timeout goes with --url or --stdio', 'lint');
   const timeoutMs = values.timeout === undefined ? undefined : timeout(values.timeout);
   if (values.url !== undefined)
-    return { source: { kind: 'url', url: httpUrl(values.url), headers: headerRecord(headers) }, json, timeoutMs };
+    return { source: { kind: 'url', url: httpUrl(values.url), headers: headerRecord(headers) }, json, timeoutMs, policy };
   if (values.stdio !== undefined) {
     const words = splitCommand(values.stdio);
     if (words === undefined) throw usageError(`--stdio ${JSON.stringify(values.stdio)} has an unterminated quote or escape`, 'lint');
     const [command, ...rest] = words;
     if (command === undefined || command === '') throw usageError('--stdio needs a command', 'lint');
-    return { source: { kind: 'stdio', line: values.stdio, command, args: rest }, json, timeoutMs };
+    return { source: { kind: 'stdio', line: values.stdio, command, args: rest }, json, timeoutMs, policy };
   }
-  return { source: { kind: 'file', file: positionals[0] as string }, json };
+  return { source: { kind: 'file', file: positionals[0] as string }, json, policy };
 }
 
 const parse = (args: readonly string[]) =>
@@ -40,6 +42,7 @@ const parse = (args: readonly string[]) =>
     stdio: { type: 'string' },
     header: { type: 'string', multiple: true },
     timeout: { type: 'string' },
+    ...policyOptions,
   });
 
 function timeout(text: string): number {

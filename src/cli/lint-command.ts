@@ -1,5 +1,6 @@
 import { toolListRefusals, toolRefusal } from '../engine/tools/index.ts';
 import type { Validator } from '../host/create-validator.ts';
+import type { Policy } from '../protocol/policy.ts';
 import type { ToolVerdict } from '../protocol/tool.ts';
 import { CliError, type CliIo, exitCodes } from './cli-io.ts';
 import type { ToolSource } from './fetch-tools.ts';
@@ -9,6 +10,8 @@ export interface LintOptions {
   /** A tools file (`-`: standard input), or a server to ask (src/cli/fetch-tools.ts). */
   readonly source: { readonly kind: 'file'; readonly file: string } | ToolSource;
   readonly json: boolean;
+  /** Bounds from the policy flags, over the defaults. */
+  readonly policy: Partial<Policy>;
   /** For a server: one deadline for connecting and every tools/list page. */
   readonly timeoutMs?: number;
 }
@@ -21,9 +24,9 @@ const fileDepth = 1000;
 const fileBytes = 64 * 1024 * 1024;
 
 /** `schemaval lint`: each tool's verdict, streamed as it is decided, then a summary line. */
-export async function lintCommand(open: () => Promise<Validator>, io: CliIo, options: LintOptions): Promise<number> {
+export async function lintCommand(open: (policy: Partial<Policy>) => Promise<Validator>, io: CliIo, options: LintOptions): Promise<number> {
   const { tools, revision } = await loadTools(io, options);
-  const validator = await open();
+  const validator = await open(options.policy);
   // The file is one list however it is batched: a name repeated in another batch is refused here, in every batch.
   // A server's list is judged by the revision it was listed in; a file names none, so its outputSchema roots stand.
   const forced = toolListRefusals(tools, new Map(), revision);

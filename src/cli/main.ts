@@ -1,8 +1,10 @@
 import type { Validator, ValidatorOptions } from '../host/node.ts';
+import type { Policy } from '../protocol/policy.ts';
 import { CliError, type CliIo, exitCodes, usageError } from './cli-io.ts';
 import { type Command, helpFor, isCommand, synopsis, usageOf } from './help.ts';
 import { packageVersion } from './package-version.ts';
 import { parseOptions } from './parse-options.ts';
+import { policyOf, policyOptions } from './policy-flags.ts';
 
 /** How the CLI gets its validator and version; tests may choose inline mode. */
 export interface CliDeps {
@@ -17,9 +19,9 @@ export interface CliDeps {
  */
 export async function main(argv: readonly string[], io: CliIo, deps: CliDeps = {}): Promise<number> {
   let validator: Validator | undefined;
-  const open = async (): Promise<Validator> => {
+  const open = async (policy: Partial<Policy>): Promise<Validator> => {
     const create = deps.createValidator ?? (await import('../host/node.ts')).createValidator;
-    validator = create({});
+    validator = create({ policy });
     return validator;
   };
   try {
@@ -31,7 +33,7 @@ export async function main(argv: readonly string[], io: CliIo, deps: CliDeps = {
   }
 }
 
-async function run(argv: readonly string[], io: CliIo, deps: CliDeps, open: () => Promise<Validator>): Promise<number> {
+async function run(argv: readonly string[], io: CliIo, deps: CliDeps, open: OpenValidator): Promise<number> {
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h') return print(io, helpFor(undefined));
   if (command === 'help') {
@@ -52,6 +54,7 @@ async function run(argv: readonly string[], io: CliIo, deps: CliDeps, open: () =
     json: { type: 'boolean', default: false },
     schema: { type: 'string' },
     instance: { type: 'string', default: '-' },
+    ...policyOptions,
   });
   if (positionals.length > 0) throw usageError(`unexpected argument ${JSON.stringify(positionals[0])}`, command);
   if (typeof values.schema !== 'string') throw usageError('validate needs --schema FILE', command);
@@ -60,8 +63,12 @@ async function run(argv: readonly string[], io: CliIo, deps: CliDeps, open: () =
     schema: values.schema,
     instance: typeof values.instance === 'string' ? values.instance : '-',
     json: values.json === true,
+    policy: policyOf(values, command),
   });
 }
+
+/** Starts the validator under the policy the command's flags give (the defaults for the rest). */
+export type OpenValidator = (policy: Partial<Policy>) => Promise<Validator>;
 
 function print(io: CliIo, text: string): number {
   io.stdout(text);

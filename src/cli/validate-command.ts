@@ -1,7 +1,8 @@
 import { formatIssue } from '../engine/issues/index.ts';
-import { defaultPolicy } from '../engine/policy/index.ts';
+import { resolvePolicy } from '../engine/policy/index.ts';
 import type { Validator } from '../host/create-validator.ts';
 import type { ValidationOutcome } from '../protocol/outcome.ts';
+import type { Policy } from '../protocol/policy.ts';
 import { CliError, type CliIo, exitCodes } from './cli-io.ts';
 import { jsonErrorMessage } from './json-error-message.ts';
 import { readJsonFile, readText } from './read-json-file.ts';
@@ -10,14 +11,20 @@ export interface ValidateOptions {
   readonly schema: string;
   readonly instance: string;
   readonly json: boolean;
+  /** Bounds from the policy flags, over the defaults. */
+  readonly policy: Partial<Policy>;
 }
 
 /** `schemaval validate`: exit 0 valid, 1 invalid (one issue per line), 2 schema refused or usage. */
-export async function validateCommand(open: () => Promise<Validator>, io: CliIo, options: ValidateOptions): Promise<number> {
-  const policy = defaultPolicy;
+export async function validateCommand(
+  open: (policy: Partial<Policy>) => Promise<Validator>,
+  io: CliIo,
+  options: ValidateOptions,
+): Promise<number> {
+  const policy = resolvePolicy(options.policy);
   const schema = await readJsonFile(io, options.schema, 'schema', { maxBytes: policy.maxSchemaBytes, maxDepth: policy.maxJsonDepth });
   if (!schema.ok) return report(io, options.json, { status: 'refused', refusal: { code: schema.code, message: schema.message } });
-  const validator = await open();
+  const validator = await open(options.policy);
   const compiled = await validator.compile(schema.value);
   if (compiled.status === 'refused') return report(io, options.json, { status: 'refused', refusal: compiled.refusal });
   if (!options.json) for (const w of compiled.warnings) io.stderr(`warning ${w.code}: ${w.message}\n`);
