@@ -49,6 +49,10 @@ FILE          a tools/list result {"tools":[...]}, a bare array of tools, or a J
 options:
   --json               print {"tools":[{"name","fingerprint","status","input","output","warnings"}]};
                        errors as {"error":{"code","message"}}
+  --format F           text (default: each verdict as decided), json (= --json), or at the end a report for CI:
+                       sarif (SARIF 2.1.0 for code scanning: a result per refused tool, ruleId its refusal code),
+                       github (an ::error workflow command per refused tool, ::warning per warning), junit
+                       (JUnit XML: a testcase per tool, a failure per refused one)
   --header "N: v"      an HTTP header for --url, e.g. "Authorization: Bearer TOKEN" (repeatable)
   --timeout MS         one deadline for connecting and listing with --url or --stdio (default 10000)
   -h, --help           print this help

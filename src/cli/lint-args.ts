@@ -1,5 +1,6 @@
 import { CliError, usageError } from './cli-io.ts';
 import type { LintOptions } from './lint-command.ts';
+import { type LintFormat, lintFormats } from './lint-formats.ts';
 import { parseOptions } from './parse-options.ts';
 import { policyOf, policyOptions } from './policy-flags.ts';
 import { splitCommand } from './split-command.ts';
@@ -13,7 +14,7 @@ const maxTimeoutMs = 600_000;
  */
 export function lintArgs(args: readonly string[]): LintOptions {
   const { values, positionals } = parse(args);
-  const json = values.json === true;
+  const format = formatOf(values.format, values.json === true);
   const policy = policyOf(values, 'lint');
   const given = [positionals.length > 0, values.url !== undefined, values.stdio !== undefined].filter(Boolean).length;
   if (given !== 1 || positionals.length > 1) {
@@ -24,26 +25,37 @@ export function lintArgs(args: readonly string[]): LintOptions {
   if (values.timeout !== undefined && positionals.length > 0) throw usageError('--timeout goes with --url or --stdio', 'lint');
   const timeoutMs = values.timeout === undefined ? undefined : timeout(values.timeout);
   if (values.url !== undefined)
-    return { source: { kind: 'url', url: httpUrl(values.url), headers: headerRecord(headers) }, json, timeoutMs, policy };
+    return { source: { kind: 'url', url: httpUrl(values.url), headers: headerRecord(headers) }, format, timeoutMs, policy };
   if (values.stdio !== undefined) {
     const words = splitCommand(values.stdio);
     if (words === undefined) throw usageError(`--stdio ${JSON.stringify(values.stdio)} has an unterminated quote or escape`, 'lint');
     const [command, ...rest] = words;
     if (command === undefined || command === '') throw usageError('--stdio needs a command', 'lint');
-    return { source: { kind: 'stdio', line: values.stdio, command, args: rest }, json, timeoutMs, policy };
+    return { source: { kind: 'stdio', line: values.stdio, command, args: rest }, format, timeoutMs, policy };
   }
-  return { source: { kind: 'file', file: positionals[0] as string }, json, policy };
+  return { source: { kind: 'file', file: positionals[0] as string }, format, policy };
 }
 
 const parse = (args: readonly string[]) =>
   parseOptions('lint', args, {
     json: { type: 'boolean', default: false },
+    format: { type: 'string' },
     url: { type: 'string' },
     stdio: { type: 'string' },
     header: { type: 'string', multiple: true },
     timeout: { type: 'string' },
     ...policyOptions,
   });
+
+/** `--format F`, or `--json` (an alias of `--format json`); text by default. */
+function formatOf(format: string | undefined, json: boolean): LintFormat {
+  if (format === undefined) return json ? 'json' : 'text';
+  if (!(lintFormats as readonly string[]).includes(format)) {
+    throw usageError(`--format takes one of ${lintFormats.join(', ')}, got ${JSON.stringify(format)}`, 'lint');
+  }
+  if (json && format !== 'json') throw usageError(`--json is --format json; it does not go with --format ${format}`, 'lint');
+  return format as LintFormat;
+}
 
 function timeout(text: string): number {
   const ms = /^\d+$/.test(text) ? Number(text) : Number.NaN;

@@ -4,12 +4,15 @@ import type { Policy } from '../protocol/policy.ts';
 import type { ToolVerdict } from '../protocol/tool.ts';
 import { CliError, type CliIo, exitCodes } from './cli-io.ts';
 import type { ToolSource } from './fetch-tools.ts';
+import { githubCommands, junitXml, type LintFormat, type LintSource, sarifLog } from './lint-formats.ts';
+import { packageVersion } from './package-version.ts';
 import { readJsonFile } from './read-json-file.ts';
 
 export interface LintOptions {
   /** A tools file (`-`: standard input), or a server to ask (src/cli/fetch-tools.ts). */
   readonly source: { readonly kind: 'file'; readonly file: string } | ToolSource;
-  readonly json: boolean;
+  /** `text` streams each verdict; the others print one document at the end (`json`: `--json`). */
+  readonly format: LintFormat;
   /** Bounds from the policy flags, over the defaults. */
   readonly policy: Partial<Policy>;
   /** For a server: one deadline for connecting and every tools/list page. */
@@ -25,7 +28,7 @@ const fileBytes = 64 * 1024 * 1024;
 
 /** `schemaval lint`: each tool's verdict, streamed as it is decided, then a summary line. */
 export async function lintCommand(open: (policy: Partial<Policy>) => Promise<Validator>, io: CliIo, options: LintOptions): Promise<number> {
-  const { tools, revision } = await loadTools(io, options);
+  const { tools, revision, text } = await loadTools(io, options);
   const validator = await open(options.policy);
   // The file is one list however it is batched: a name repeated in another batch is refused here, in every batch.
   // A server's list is judged by the revision it was listed in; a file names none, so its outputSchema roots stand.
@@ -44,13 +47,17 @@ export async function lintCommand(open: (policy: Partial<Policy>) => Promise<Val
       const differs = other !== undefined && underOther.status !== verdict.status;
       const lintVerdict: LintVerdict = differs ? { ...verdict, otherRevision: revisionVerdict(other, underOther) } : verdict;
       verdicts.push(lintVerdict);
-      if (!options.json) io.stdout(describeVerdict(lintVerdict));
+      if (options.format === 'text') io.stdout(describeVerdict(lintVerdict));
     }
   }
   const refused = verdicts.filter((v) => v.status === 'refused').length;
   const anyDiffers = verdicts.some((v) => v.otherRevision !== undefined);
-  if (options.json) io.stdout(`${JSON.stringify({ tools: verdicts }, null, 2)}\n`);
-  else {
+  const source = options.format === 'text' || options.format === 'json' ? undefined : lintSource(options.source, text);
+  if (options.format === 'json') io.stdout(`${JSON.stringify({ tools: verdicts }, null, 2)}\n`);
+  else if (options.format === 'sarif') io.stdout(sarifLog(verdicts, source as LintSource, packageVersion()));
+  else if (options.format === 'github') io.stdout(githubCommands(verdicts, source as LintSource));
+  else if (options.format === 'junit') io.stdout(junitXml(verdicts, source as LintSource));
+  if (options.format === 'text' || options.format === 'github') {
     const warnings = verdicts.reduce((n, v) => n + v.warnings.length, 0);
     const noun = verdicts.length === 1 ? 'tool' : 'tools';
     io.stdout(
@@ -84,7 +91,7 @@ function revisionVerdict(revision: string, verdict: ToolVerdict): RevisionVerdic
 }
 
 /** The tools to lint, from the file or, through the MCP SDK (loaded only then), from the server. */
-async function loadTools(io: CliIo, options: LintOptions): Promise<{ tools: readonly unknown[]; revision?: string }> {
+async function loadTools(io: CliIo, options: LintOptions): Promise<{ tools: readonly unknown[]; revision?: string; text?: string }> {
   const { source } = options;
   if (source.kind !== 'file') {
     const { fetchTools } = await import('./fetch-tools.ts');
@@ -92,7 +99,36 @@ async function loadTools(io: CliIo, options: LintOptions): Promise<{ tools: read
   }
   const read = await readJsonFile(io, source.file, 'tools file', { maxBytes: fileBytes, maxDepth: fileDepth });
   if (!read.ok) throw new CliError(read.code, read.message);
-  return { tools: toolList(read.value) };
+  return { tools: toolList(read.value), text: read.text };
+}
+
+/** How the reports name where the tools came from, and where in a tools file each tool's name stands. */
+function lintSource(source: LintOptions['source'], text: string | undefined): LintSource {
+  if (source.kind === 'url') return { uri: source.url.href, lineOf: () => undefined, label: source.url.href };
+  if (source.kind === 'stdio') return { uri: encodeURI(source.command), lineOf: () => undefined, label: source.line };
+  const lines = text === undefined ? new Map<string, number>() : nameLines(text);
+  const lineOf = (name: string) => lines.get(name);
+  if (source.file === '-') return { uri: 'stdin', lineOf: () => undefined, label: 'standard input' };
+  const path = source.file.replace(/\\/g, '/');
+  return { uri: encodeURI(path).replace(/[?#]/g, encodeURIComponent), file: path, lineOf, label: path };
+}
+
+/** The line of the first `"name": "…"` member for each name in a tools file's text. */
+function nameLines(text: string): Map<string, number> {
+  const lines = new Map<string, number>();
+  let line = 1;
+  let scanned = 0;
+  for (const match of text.matchAll(/"name"\s*:\s*("(?:[^"\\]|\\.)*")/g)) {
+    for (; scanned < match.index; scanned++) if (text.charCodeAt(scanned) === 10) line++;
+    let name: unknown;
+    try {
+      name = JSON.parse(match[1] as string);
+    } catch {
+      continue;
+    }
+    if (typeof name === 'string' && !lines.has(name)) lines.set(name, line);
+  }
+  return lines;
 }
 
 /** Tools per `compileTools` call: the worker client's message size, so each call is one message each way. */

@@ -27,7 +27,7 @@ export async function main(argv: readonly string[], io: CliIo, deps: CliDeps = {
   try {
     return await run(argv, io, deps, open);
   } catch (error) {
-    return reportError(io, options(argv).includes('--json'), error);
+    return reportError(io, wantsJson(options(argv)), error);
   } finally {
     await validator?.close();
   }
@@ -73,6 +73,11 @@ export type OpenValidator = (policy: Partial<Policy>) => Promise<Validator>;
 function print(io: CliIo, text: string): number {
   io.stdout(text);
   return exitCodes.ok;
+}
+
+/** `--json` or `--format json`: errors too are JSON on standard output. */
+function wantsJson(args: readonly string[]): boolean {
+  return args.some((arg, i) => arg === '--json' || arg === '--format=json' || (arg === '--format' && args[i + 1] === 'json'));
 }
 
 /** The arguments before a `--` (after it, `--json` or `-h` would be a file name). */

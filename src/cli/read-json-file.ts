@@ -11,10 +11,10 @@ export async function readJsonFile(
   file: string,
   what: string,
   limits: ParseJsonLimits,
-): Promise<{ ok: true; value: unknown } | { ok: false; code: 'too_large' | 'too_deep'; message: string }> {
+): Promise<{ ok: true; value: unknown; text: string } | { ok: false; code: 'too_large' | 'too_deep'; message: string }> {
   const text = await readText(io, file, what);
   const parsed = parseJson(text, limits);
-  if (parsed.ok) return parsed;
+  if (parsed.ok) return { ...parsed, text };
   if (parsed.code === 'malformed') throw new CliError('invalid_json', jsonErrorMessage(file, text, parsed.message));
   return { ok: false, code: parsed.code, message: `${what} ${quoted(file)} is ${parsed.message}` };
 }
