@@ -18,6 +18,8 @@ export type ToolSource =
 export interface FetchToolsOptions {
   /** One deadline for starting, `initialize` and every `tools/list` page. */
   readonly timeoutMs: number;
+  /** Each request (`initialize`, each `tools/list` page) at most this long, within `timeoutMs`. */
+  readonly requestTimeoutMs?: number;
   /** `tools/list` pages followed before giving up on a server that never stops paging. */
   readonly maxPages?: number;
 }
@@ -47,9 +49,19 @@ export async function fetchTools(source: ToolSource, options: FetchToolsOptions)
     exit: link.exit,
     stderrTail: link.stderrTail,
   };
+  // Each request gets what is left of the deadline, or the per-request bound when that is shorter; the message
+  // of a timeout names the bound that was in force (the overall --timeout when nothing else applies).
   const remaining = (): number => {
     const left = deadline - Date.now();
+    context.timeoutMs = options.timeoutMs;
+    context.perRequest = false;
     if (left <= 0) throw timeoutError(context);
+    const perRequest = options.requestTimeoutMs;
+    if (perRequest !== undefined && perRequest < left) {
+      context.timeoutMs = perRequest;
+      context.perRequest = true;
+      return perRequest;
+    }
     return left;
   };
   let supported: readonly string[] | undefined;

@@ -9,7 +9,8 @@ export const synopsis = {
 export type Command = keyof typeof synopsis;
 
 /** `lint`'s second form: the tools of a running server. */
-export const lintServerSynopsis = 'schemaval lint [--json] --url URL [--header "Name: value"]... | --stdio "CMD ARGS" [--timeout MS]';
+export const lintServerSynopsis =
+  'schemaval lint [--json] --url URL [--header "Name: value"]... | --stdio "CMD ARGS" [--timeout MS] [--request-timeout MS]';
 
 /** The usage lines of a command, each prefixed by `indent` after the first. */
 export const usageOf = (command: Command, indent: string): string =>
@@ -55,6 +56,7 @@ options:
                        (JUnit XML: a testcase per tool, a failure per refused one)
   --header "N: v"      an HTTP header for --url, e.g. "Authorization: Bearer TOKEN" (repeatable)
   --timeout MS         one deadline for connecting and listing with --url or --stdio (default 10000)
+  --request-timeout MS each request (initialize, each tools/list page) at most MS, within --timeout
   -h, --help           print this help
 
 ${policyHelp}

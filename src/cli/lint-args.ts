@@ -23,15 +23,21 @@ export function lintArgs(args: readonly string[]): LintOptions {
   const headers = values.header ?? [];
   if (headers.length > 0 && values.url === undefined) throw usageError('--header goes with --url', 'lint');
   if (values.timeout !== undefined && positionals.length > 0) throw usageError('--timeout goes with --url or --stdio', 'lint');
-  const timeoutMs = values.timeout === undefined ? undefined : timeout(values.timeout);
+  const requestTimeout = values['request-timeout'];
+  if (requestTimeout !== undefined && positionals.length > 0) throw usageError('--request-timeout goes with --url or --stdio', 'lint');
+  const timeoutMs = values.timeout === undefined ? undefined : timeout(values.timeout, '--timeout');
+  const timing = {
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(requestTimeout === undefined ? {} : { requestTimeoutMs: timeout(requestTimeout, '--request-timeout') }),
+  };
   if (values.url !== undefined)
-    return { source: { kind: 'url', url: httpUrl(values.url), headers: headerRecord(headers) }, format, timeoutMs, policy };
+    return { source: { kind: 'url', url: httpUrl(values.url), headers: headerRecord(headers) }, format, ...timing, policy };
   if (values.stdio !== undefined) {
     const words = splitCommand(values.stdio);
     if (words === undefined) throw usageError(`--stdio ${JSON.stringify(values.stdio)} has an unterminated quote or escape`, 'lint');
     const [command, ...rest] = words;
     if (command === undefined || command === '') throw usageError('--stdio needs a command', 'lint');
-    return { source: { kind: 'stdio', line: values.stdio, command, args: rest }, format, timeoutMs, policy };
+    return { source: { kind: 'stdio', line: values.stdio, command, args: rest }, format, ...timing, policy };
   }
   return { source: { kind: 'file', file: positionals[0] as string }, format, policy };
 }
@@ -44,6 +50,7 @@ const parse = (args: readonly string[]) =>
     stdio: { type: 'string' },
     header: { type: 'string', multiple: true },
     timeout: { type: 'string' },
+    'request-timeout': { type: 'string' },
     ...policyOptions,
   });
 
@@ -57,10 +64,10 @@ function formatOf(format: string | undefined, json: boolean): LintFormat {
   return format as LintFormat;
 }
 
-function timeout(text: string): number {
+function timeout(text: string, flag: string): number {
   const ms = /^\d+$/.test(text) ? Number(text) : Number.NaN;
   if (!(ms >= 1 && ms <= maxTimeoutMs))
-    throw usageError(`--timeout takes milliseconds from 1 to ${maxTimeoutMs}, got ${JSON.stringify(text)}`, 'lint');
+    throw usageError(`${flag} takes milliseconds from 1 to ${maxTimeoutMs}, got ${JSON.stringify(text)}`, 'lint');
   return ms;
 }
 

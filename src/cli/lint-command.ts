@@ -17,6 +17,8 @@ export interface LintOptions {
   readonly policy: Partial<Policy>;
   /** For a server: one deadline for connecting and every tools/list page. */
   readonly timeoutMs?: number;
+  /** For a server: each request (`initialize`, each page) at most this long. */
+  readonly requestTimeoutMs?: number;
 }
 
 /** How long `lint --url` / `--stdio` waits for the server by default. */
@@ -95,7 +97,11 @@ async function loadTools(io: CliIo, options: LintOptions): Promise<{ tools: read
   const { source } = options;
   if (source.kind !== 'file') {
     const { fetchTools } = await import('./fetch-tools.ts');
-    return await fetchTools(source, { timeoutMs: options.timeoutMs ?? defaultTimeoutMs });
+    const timeouts = { timeoutMs: options.timeoutMs ?? defaultTimeoutMs };
+    return await fetchTools(
+      source,
+      options.requestTimeoutMs === undefined ? timeouts : { ...timeouts, requestTimeoutMs: options.requestTimeoutMs },
+    );
   }
   const read = await readJsonFile(io, source.file, 'tools file', { maxBytes: fileBytes, maxDepth: fileDepth });
   if (!read.ok) throw new CliError(read.code, read.message);

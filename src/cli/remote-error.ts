@@ -6,7 +6,10 @@ export interface RemoteContext {
   /** The URL, or `server command "CMD ARGS"`. */
   readonly where: string;
   readonly kind: 'url' | 'stdio';
-  readonly timeoutMs: number;
+  /** The bound the request in flight is held to: what is left of `--timeout`, or `--request-timeout`. */
+  timeoutMs: number;
+  /** Whether that bound is `--request-timeout` (one request) rather than the overall deadline. */
+  perRequest?: boolean;
   phase: 'initialize' | 'tools/list';
   readonly exit: () => { code: number | null; signal: string | null } | undefined;
   readonly stderrTail: () => string;
@@ -18,7 +21,10 @@ const requestTimeout = -32001;
 
 /** The deadline passed with nothing answered. */
 export const timeoutError = (context: RemoteContext): CliError =>
-  new CliError('server_timeout', `no answer from ${context.where} within ${context.timeoutMs} ms (${context.phase})`);
+  new CliError(
+    'server_timeout',
+    `no answer from ${context.where} within ${context.timeoutMs} ms (${context.phase}${context.perRequest ? ', --request-timeout' : ''})`,
+  );
 
 /**
  * One line in words for anything that went wrong while talking to a server: `connect_failed` (no connection, an
