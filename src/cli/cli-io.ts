@@ -6,6 +6,8 @@ export interface CliIo {
   readonly readText: (file: string) => Promise<string>;
   /** True when standard input is a terminal (then reading it needs a hint). */
   readonly stdinIsTty: boolean;
+  /** True when standard error is a terminal (then `lint` shows its progress there); absent: not one. */
+  readonly stderrIsTty?: boolean;
 }
 
 /** Exit codes (docs/cli.md). */

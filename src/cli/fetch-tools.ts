@@ -20,6 +20,8 @@ export interface FetchToolsOptions {
   readonly timeoutMs: number;
   /** Each request (`initialize`, each `tools/list` page) at most this long, within `timeoutMs`. */
   readonly requestTimeoutMs?: number;
+  /** Called after each `tools/list` page with its number and the tools listed so far (progress). */
+  readonly onPage?: (page: number, tools: number) => void;
   /** `tools/list` pages followed before giving up on a server that never stops paging. */
   readonly maxPages?: number;
 }
@@ -40,6 +42,7 @@ export const defaultMaxPages = maxToolListPages;
 export async function fetchTools(source: ToolSource, options: FetchToolsOptions): Promise<FetchedTools> {
   const deadline = Date.now() + options.timeoutMs;
   const maxPages = options.maxPages ?? defaultMaxPages;
+  const onPage = options.onPage ?? (() => {});
   const link = openLink(source);
   const context: RemoteContext = {
     where: source.kind === 'url' ? source.url.href : `server command ${JSON.stringify(shorten(source.line))}`,
@@ -74,6 +77,7 @@ export async function fetchTools(source: ToolSource, options: FetchToolsOptions)
       context,
       remaining,
       maxPages,
+      onPage,
     );
     return { tools, revision: legacyRevision };
   } catch (error) {
@@ -89,7 +93,7 @@ export async function fetchTools(source: ToolSource, options: FetchToolsOptions)
       `it speaks MCP ${supported.join(', ') || 'no revision it names'}; schemaval lint speaks 2025-11-25 and ${modernRevision}`,
     );
   }
-  return { tools: await fetchToolsModern(source, context, remaining, maxPages), revision: modernRevision };
+  return { tools: await fetchToolsModern(source, context, remaining, maxPages, onPage), revision: modernRevision };
 }
 
 /** A server's tools as sent, and the MCP revision they were listed in (it decides the `outputSchema` root rule). */
@@ -139,7 +143,13 @@ function supportedIn(error: unknown): readonly string[] | undefined {
 type ListPage = (params: { cursor?: string }, timeout: number) => Promise<unknown>;
 
 /** Asks for `tools/list` pages until one has no `nextCursor`, with the same checks for either revision. */
-async function followPages(list: ListPage, context: RemoteContext, remaining: () => number, maxPages: number): Promise<unknown[]> {
+async function followPages(
+  list: ListPage,
+  context: RemoteContext,
+  remaining: () => number,
+  maxPages: number,
+  onPage: (page: number, tools: number) => void,
+): Promise<unknown[]> {
   const tools: unknown[] = [];
   const cursors = new Set<string>();
   let cursor: string | undefined;
@@ -148,6 +158,7 @@ async function followPages(list: ListPage, context: RemoteContext, remaining: ()
     const result = readToolListPage(await list(cursor === undefined ? {} : { cursor }, remaining()));
     if (!result.ok) throw protocolError(context, result.message);
     tools.push(...result.tools);
+    onPage(page, tools.length);
     if (tools.length > maxToolsPerListing) throw protocolError(context, `its tools/list lists more than ${maxToolsPerListing} tools`);
     if (result.nextCursor === undefined) return tools;
     if (cursors.has(result.nextCursor)) throw protocolError(context, `its tools/list repeats the cursor of page ${page}`);
@@ -167,6 +178,7 @@ async function fetchToolsModern(
   context: RemoteContext,
   remaining: () => number,
   maxPages: number,
+  onPage: (page: number, tools: number) => void,
 ): Promise<unknown[]> {
   const sdk = await import('@modelcontextprotocol/client');
   const client = new sdk.Client(
@@ -194,6 +206,7 @@ async function fetchToolsModern(
       context,
       remaining,
       maxPages,
+      onPage,
     );
   } catch (error) {
     if (error instanceof sdk.SdkError && error.code === sdk.SdkErrorCode.RequestTimeout) throw timeoutError(context);

@@ -57,6 +57,8 @@ options:
   --header "N: v"      an HTTP header for --url, e.g. "Authorization: Bearer TOKEN" (repeatable)
   --timeout MS         one deadline for connecting and listing with --url or --stdio (default 10000)
   --request-timeout MS each request (initialize, each tools/list page) at most MS, within --timeout
+  --progress           pages listed, tools linted and the time so far on standard error (without it, only for
+                       --url or --stdio when standard error is a terminal); never on standard output
   -h, --help           print this help
 
 ${policyHelp}

@@ -16,6 +16,7 @@ export function lintArgs(args: readonly string[]): LintOptions {
   const { values, positionals } = parse(args);
   const format = formatOf(values.format, values.json === true);
   const policy = policyOf(values, 'lint');
+  const progress = values.progress === true;
   const given = [positionals.length > 0, values.url !== undefined, values.stdio !== undefined].filter(Boolean).length;
   if (given !== 1 || positionals.length > 1) {
     throw usageError('lint takes exactly one FILE (or - for standard input), --url URL or --stdio "CMD ARGS"', 'lint');
@@ -31,15 +32,15 @@ export function lintArgs(args: readonly string[]): LintOptions {
     ...(requestTimeout === undefined ? {} : { requestTimeoutMs: timeout(requestTimeout, '--request-timeout') }),
   };
   if (values.url !== undefined)
-    return { source: { kind: 'url', url: httpUrl(values.url), headers: headerRecord(headers) }, format, ...timing, policy };
+    return { source: { kind: 'url', url: httpUrl(values.url), headers: headerRecord(headers) }, format, ...timing, policy, progress };
   if (values.stdio !== undefined) {
     const words = splitCommand(values.stdio);
     if (words === undefined) throw usageError(`--stdio ${JSON.stringify(values.stdio)} has an unterminated quote or escape`, 'lint');
     const [command, ...rest] = words;
     if (command === undefined || command === '') throw usageError('--stdio needs a command', 'lint');
-    return { source: { kind: 'stdio', line: values.stdio, command, args: rest }, format, ...timing, policy };
+    return { source: { kind: 'stdio', line: values.stdio, command, args: rest }, format, ...timing, policy, progress };
   }
-  return { source: { kind: 'file', file: positionals[0] as string }, format, policy };
+  return { source: { kind: 'file', file: positionals[0] as string }, format, policy, progress };
 }
 
 const parse = (args: readonly string[]) =>
@@ -51,6 +52,7 @@ const parse = (args: readonly string[]) =>
     header: { type: 'string', multiple: true },
     timeout: { type: 'string' },
     'request-timeout': { type: 'string' },
+    progress: { type: 'boolean', default: false },
     ...policyOptions,
   });
 

@@ -15,6 +15,8 @@ export interface LintOptions {
   readonly format: LintFormat;
   /** Bounds from the policy flags, over the defaults. */
   readonly policy: Partial<Policy>;
+  /** `--progress`: progress on standard error even when it is not a terminal. */
+  readonly progress?: boolean;
   /** For a server: one deadline for connecting and every tools/list page. */
   readonly timeoutMs?: number;
   /** For a server: each request (`initialize`, each page) at most this long. */
@@ -30,7 +32,9 @@ const fileBytes = 64 * 1024 * 1024;
 
 /** `schemaval lint`: each tool's verdict, streamed as it is decided, then a summary line. */
 export async function lintCommand(open: (policy: Partial<Policy>) => Promise<Validator>, io: CliIo, options: LintOptions): Promise<number> {
-  const { tools, revision, text } = await loadTools(io, options);
+  const progress = progressOf(io, options);
+  const { tools, revision, text } = await loadTools(io, options, progress);
+  progress.listed(tools.length);
   const validator = await open(options.policy);
   // The file is one list however it is batched: a name repeated in another batch is refused here, in every batch.
   // A server's list is judged by the revision it was listed in; a file names none, so its outputSchema roots stand.
@@ -51,6 +55,7 @@ export async function lintCommand(open: (policy: Partial<Policy>) => Promise<Val
       verdicts.push(lintVerdict);
       if (options.format === 'text') io.stdout(describeVerdict(lintVerdict));
     }
+    progress.linted(verdicts.length, tools.length);
   }
   const refused = verdicts.filter((v) => v.status === 'refused').length;
   const anyDiffers = verdicts.some((v) => v.otherRevision !== undefined);
@@ -93,11 +98,16 @@ function revisionVerdict(revision: string, verdict: ToolVerdict): RevisionVerdic
 }
 
 /** The tools to lint, from the file or, through the MCP SDK (loaded only then), from the server. */
-async function loadTools(io: CliIo, options: LintOptions): Promise<{ tools: readonly unknown[]; revision?: string; text?: string }> {
+async function loadTools(
+  io: CliIo,
+  options: LintOptions,
+  progress: Progress,
+): Promise<{ tools: readonly unknown[]; revision?: string; text?: string }> {
   const { source } = options;
   if (source.kind !== 'file') {
     const { fetchTools } = await import('./fetch-tools.ts');
-    const timeouts = { timeoutMs: options.timeoutMs ?? defaultTimeoutMs };
+    progress.connecting(source.kind === 'url' ? source.url.href : `server command ${JSON.stringify(source.line)}`);
+    const timeouts = { timeoutMs: options.timeoutMs ?? defaultTimeoutMs, onPage: progress.page };
     return await fetchTools(
       source,
       options.requestTimeoutMs === undefined ? timeouts : { ...timeouts, requestTimeoutMs: options.requestTimeoutMs },
@@ -106,6 +116,39 @@ async function loadTools(io: CliIo, options: LintOptions): Promise<{ tools: read
   const read = await readJsonFile(io, source.file, 'tools file', { maxBytes: fileBytes, maxDepth: fileDepth });
   if (!read.ok) throw new CliError(read.code, read.message);
   return { tools: toolList(read.value), text: read.text };
+}
+
+/** What `lint` says on standard error while it works: never on standard output, and only when asked for. */
+interface Progress {
+  readonly connecting: (where: string) => void;
+  readonly page: (page: number, tools: number) => void;
+  readonly listed: (tools: number) => void;
+  readonly linted: (done: number, of: number) => void;
+}
+
+/**
+ * Progress lines (`schemaval: page 2: 7 tools so far (1.2 s)`) when standard error is a terminal (for a server) or
+ * `--progress` asks; otherwise nothing, so a CI log or a captured stderr holds only errors.
+ */
+function progressOf(io: CliIo, options: LintOptions): Progress {
+  const quiet = () => {};
+  // A server can be slow to list; a file is read at once, so its progress is only shown when asked for.
+  const onTerminal = io.stderrIsTty === true && options.source.kind !== 'file';
+  if (!(options.progress === true || onTerminal)) return { connecting: quiet, page: quiet, listed: quiet, linted: quiet };
+  const started = performance.now();
+  const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
+  const say = (text: string) => io.stderr(`schemaval: ${text} (${elapsed()})\n`);
+  const noun = (n: number) => `${n} tool${n === 1 ? '' : 's'}`;
+  let pages = 0;
+  return {
+    connecting: (where) => say(`connecting to ${where}`),
+    page: (page, tools) => {
+      pages = page;
+      say(`page ${page}: ${noun(tools)} so far`);
+    },
+    listed: (tools) => say(pages === 0 ? `read ${noun(tools)}` : `listed ${noun(tools)} in ${pages} page${pages === 1 ? '' : 's'}`),
+    linted: (done, of) => say(`linted ${done} of ${noun(of)}`),
+  };
 }
 
 /** How the reports name where the tools came from, and where in a tools file each tool's name stands. */

@@ -8,6 +8,7 @@ export function nodeIo(): CliIo {
     stderr: (text) => process.stderr.write(text),
     readText: (file) => (file === '-' ? readStdin() : readFile(file, 'utf8')),
     stdinIsTty: process.stdin.isTTY === true,
+    stderrIsTty: process.stderr.isTTY === true,
   };
 }
 
