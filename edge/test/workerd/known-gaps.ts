@@ -1,12 +1,6 @@
 // The reviewed list of attacker tests that do not pass yet (issue #17), each with its measured reason. A test named
 // here is skipped with that reason, so CI reports it as skipped, never as passed; remove the entry when it passes.
 export const knownGaps = {
-  rssPlateau:
-    'workerd RSS 80 -> 256 -> 296 -> 315 MB and 84 -> 259 -> 310 -> 325 MB over three rounds of the shapes with 20 s pauses (+40/+20 and ' +
-    '+51/+15 MB a further round; before session ids were sealed 85 -> 251 -> 295 -> 323, +44/+28) while the GC-ed JS heap stays at ' +
-    '29.5-30.4 MB (asserted by the test before this one). Forged session ids are now refused 404 and open no Durable Object (60 a ' +
-    'round: +2.5 MB, was ~0.18 MB each), but a round still opens 20 real sessions for the cache filler (Durable Objects wrangler dev ' +
-    'never evicts, ~3.6 MB), and the rest is native memory tcmalloc keeps mapped; not yet found or bounded',
   tinyTools:
     '10,000 tiny tools: the definition texts are now V8 JSON.stringify (lossless-json only for a tool holding an inexact number); workerd ' +
     'CPU over 5 lists (min/median/max) 520/650/1110 ms at load 2-4, was 620/940/1150 ms (wall 807/970/1589, was 987/1392/2215; at load ' +
