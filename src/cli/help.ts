@@ -1,12 +1,13 @@
+import type { Command } from './command.ts';
 import { policyHelp } from './policy-flags.ts';
 
 /** The one-line synopsis of each command, printed after a usage error. */
-export const synopsis = {
+export const synopsis: Readonly<Record<Command, string>> = {
   lint: 'schemaval lint [--json] FILE|-',
   validate: 'schemaval validate [--json] --schema FILE [--instance FILE|-]',
-} as const;
+};
 
-export type Command = keyof typeof synopsis;
+export type { Command };
 
 /** `lint`'s second form: the tools of a running server. */
 export const lintServerSynopsis =

@@ -1,6 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { CliError } from './cli-io.ts';
-import type { Command } from './help.ts';
+import type { Command } from './command.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 

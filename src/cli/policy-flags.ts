@@ -1,6 +1,6 @@
 import type { Policy } from '../protocol/policy.ts';
 import { usageError } from './cli-io.ts';
-import type { Command } from './help.ts';
+import type { Command } from './command.ts';
 
 /** Every `Policy` field, each a flag named by its kebab case: `maxSchemaBytes` is `--max-schema-bytes N`. */
 export const policyFields = [
