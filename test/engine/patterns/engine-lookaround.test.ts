@@ -4,24 +4,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { type CompileResult, compileSchema } from '../../../src/engine/index.ts';
+import { compileSchema } from '../../../src/engine/index.ts';
 import { compileLinearPattern, compileRe2Pattern, estimatedInstructions } from '../../../src/engine/patterns/linear-pattern.ts';
 import { decomposeLookaround } from '../../../src/engine/patterns/lookaround.ts';
 import { resolvePolicy } from '../../../src/engine/policy/policy.ts';
+import { accept, refuse } from '../../fixtures/engine/helpers.ts';
 
 const NativeRegExp = RegExp;
-
-function compiled(schema: unknown, policy = resolvePolicy()) {
-  const result: CompileResult = compileSchema(schema, { policy });
-  if (result.status === 'refused') assert.fail(`refused: ${result.refusal.message}`);
-  return result.schema;
-}
-
-function refusal(schema: unknown) {
-  const result = compileSchema(schema);
-  assert.equal(result.status, 'refused', 'expected a refusal');
-  return (result as { refusal: { code: string; message: string } }).refusal;
-}
 
 function matcher(pattern: string) {
   const linear = compileLinearPattern(pattern);
@@ -36,9 +25,9 @@ describe('the native fast path keeps off what V8 gets wrong', () => {
     assert.ok(!(matcher('\\B').matcher instanceof NativeRegExp), '\\B runs on RE2');
     assert.ok(!(matcher('\\b').matcher instanceof NativeRegExp), '\\b runs on RE2');
     assert.ok(!(matcher('^a\\b').matcher instanceof NativeRegExp), 'a pattern with \\b never takes the fast path');
-    assert.equal(compiled({ type: 'string', pattern: '\\B' }).validate('b🙏b').status, 'invalid');
-    assert.equal(compiled({ type: 'string', pattern: '\\B' }).validate('🙏').status, 'valid', 'between start and a non-word character');
-    assert.equal(compiled({ type: 'string', pattern: '\\b' }).validate('🙏').status, 'invalid');
+    assert.equal(accept({ type: 'string', pattern: '\\B' }).validate('b🙏b').status, 'invalid');
+    assert.equal(accept({ type: 'string', pattern: '\\B' }).validate('🙏').status, 'valid', 'between start and a non-word character');
+    assert.equal(accept({ type: 'string', pattern: '\\b' }).validate('🙏').status, 'invalid');
   });
 
   it('keeps the fast path for what has no word boundary', () => {
@@ -211,7 +200,7 @@ describe('lookaround that real generators emit', () => {
   for (const { source, pattern, examples, refused, maxLength } of realPatterns) {
     if (refused !== undefined) {
       it(`refuses ${source}, and says why`, () => {
-        const { code, message } = refusal({ type: 'string', pattern });
+        const { code, message } = refuse({ type: 'string', pattern });
         assert.equal(code, 'invalid_pattern');
         assert.match(message, refused);
         assert.match(message, /which the linear-time matcher cannot run/);
@@ -239,7 +228,7 @@ describe('lookaround that real generators emit', () => {
       if (process.env.LA_PROFILE) console.log('match', performance.now() - t);
       assert.ok(matched >= 25 && strings.length - matched >= 25, `both sides hit: ${matched} of ${strings.length} matched`);
       assert.equal(
-        compiled({ type: 'string', pattern }).validate(examples[0]).status,
+        accept({ type: 'string', pattern }).validate(examples[0]).status,
         native.test(examples[0] as string) ? 'valid' : 'invalid',
       );
     });
@@ -290,7 +279,7 @@ describe('what stays refused, and why', () => {
       } catch {
         return; // not a u-flag pattern in this runtime (inline modifiers): refused as a syntax error anyway
       }
-      const { message } = refusal({ type: 'string', pattern });
+      const { message } = refuse({ type: 'string', pattern });
       assert.match(message, why);
       assert.match(message, /which the linear-time matcher cannot run$/);
     });
@@ -299,14 +288,14 @@ describe('what stays refused, and why', () => {
   it('bounds the rewriting of a long pattern, so it cannot turn quadratic', () => {
     const started = performance.now();
     for (const pattern of [`^${'(?=a)'.repeat(5000)}a$`, `^a*(?=b)${'(?:c)?'.repeat(3000)}b$`, `^a*(?=b)${'\\b'.repeat(5000)}(?:b|c)$`]) {
-      assert.match(refusal({ pattern }).message, /lookarounds that take over 1024 steps or \d+ copies to decompose/);
+      assert.match(refuse({ pattern }).message, /lookarounds that take over 1024 steps or \d+ copies to decompose/);
     }
     assert.ok(performance.now() - started < 5000);
   });
 
   it('bounds what one pattern may decompose into', () => {
     const many = `^${'(?:(?=a)b|c)?'.repeat(8)}$`;
-    assert.match(refusal({ pattern: many }).message, /lookarounds that (decompose into|take over)/);
+    assert.match(refuse({ pattern: many }).message, /lookarounds that (decompose into|take over)/);
   });
 });
 

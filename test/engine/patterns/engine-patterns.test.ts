@@ -6,27 +6,16 @@ import { validate as cfworkerValidate } from '@cfworker/json-schema';
 import fc from 'fast-check';
 import { RE2JS } from 're2js';
 import { linearPatternsAvailable, withLinearPatterns } from '../../../src/engine/adapters/cfworker/linear-regexp-scope.ts';
-import { type CompileResult, compileSchema } from '../../../src/engine/index.ts';
+import { compileSchema } from '../../../src/engine/index.ts';
 import { boundDfa, compileLinearPattern, compileRe2Pattern } from '../../../src/engine/patterns/linear-pattern.ts';
 import { translatePattern } from '../../../src/engine/patterns/translate-pattern.ts';
 import { resolvePolicy } from '../../../src/engine/policy/policy.ts';
+import { accept, refuse } from '../../fixtures/engine/helpers.ts';
 
 const NativeRegExp = RegExp;
 
 /** Patterns are charged per character times their program (maxWork); these tests are about time, so raise it. */
 const roomy = resolvePolicy({ maxWork: 10_000_000 });
-
-function compiled(schema: unknown, policy = resolvePolicy()) {
-  const result: CompileResult = compileSchema(schema, { policy });
-  if (result.status === 'refused') assert.fail(`refused: ${result.refusal.message}`);
-  return result.schema;
-}
-
-function refusal(schema: unknown) {
-  const result = compileSchema(schema);
-  assert.equal(result.status, 'refused', 'expected a refusal');
-  return (result as { refusal: { code: string; message: string } }).refusal;
-}
 
 /**
  * The pattern reaches RE2, never the backtracker: what makes the matches below linear (a backtracker would not finish
@@ -56,14 +45,14 @@ describe('ReDoS families finish with the right verdict', () => {
   for (const [pattern, input, expected] of cases) {
     it(`${pattern} on ${input.length} characters is ${expected ? 'valid' : 'invalid'}`, () => {
       runsOnRe2(pattern);
-      const schema = compiled({ type: 'string', pattern }, roomy);
+      const schema = accept({ type: 'string', pattern }, { policy: roomy });
       assert.equal(schema.validate(input).status === 'valid', expected);
     });
   }
 
   it('runs patternProperties keys in linear time', () => {
     runsOnRe2('^(a+)+$');
-    const schema = compiled({ type: 'object', patternProperties: { '^(a+)+$': { type: 'integer' } } });
+    const schema = accept({ type: 'object', patternProperties: { '^(a+)+$': { type: 'integer' } } });
     assert.equal(schema.validate({ [`${a(5000)}!`]: 'not matched, so free' }).status, 'valid');
     const verdict = schema.validate({ [a(5000)]: 'matched, so an integer is wanted', [`${a(40)}!`]: 1 });
     assert.equal(verdict.status, 'invalid');
@@ -72,7 +61,7 @@ describe('ReDoS families finish with the right verdict', () => {
 
   it('runs propertyNames patterns in linear time', () => {
     runsOnRe2('^(a|aa)+$');
-    const schema = compiled({ type: 'object', propertyNames: { pattern: '^(a|aa)+$' } });
+    const schema = accept({ type: 'object', propertyNames: { pattern: '^(a|aa)+$' } });
     assert.equal(schema.validate({ [a(5000)]: 1 }).status, 'valid');
     const verdict = schema.validate({ [`${a(5000)}!`]: 1, ok: 2 });
     assert.equal(verdict.status, 'invalid');
@@ -80,7 +69,7 @@ describe('ReDoS families finish with the right verdict', () => {
   });
 
   it('leaves the native RegExp in place after validating', () => {
-    compiled({ type: 'string', pattern: '^(a+)+$' }).validate('aaa');
+    accept({ type: 'string', pattern: '^(a+)+$' }).validate('aaa');
     assert.equal(globalThis.RegExp, NativeRegExp);
   });
 });
@@ -122,7 +111,7 @@ describe('refusals (invalid_pattern)', () => {
   ];
   for (const [pattern, construct] of cases) {
     it(`refuses ${pattern} and names the construct`, () => {
-      const { code, message } = refusal({ type: 'string', pattern });
+      const { code, message } = refuse({ type: 'string', pattern });
       assert.equal(code, 'invalid_pattern');
       assert.match(message, /^#\/pattern: /);
       assert.match(message, construct);
@@ -131,15 +120,15 @@ describe('refusals (invalid_pattern)', () => {
   }
 
   it('refuses in patternProperties keys and propertyNames too', () => {
-    assert.match(refusal({ patternProperties: { 'a(?=bc)d': {} } }).message, /^#\/patternProperties: .*lookahead/);
+    assert.match(refuse({ patternProperties: { 'a(?=bc)d': {} } }).message, /^#\/patternProperties: .*lookahead/);
     assert.match(
-      refusal({ properties: { a: { propertyNames: { pattern: '(.)\\1' } } } }).message,
+      refuse({ properties: { a: { propertyNames: { pattern: '(.)\\1' } } } }).message,
       /propertyNames\/pattern: .*backreference/,
     );
   });
 
   it('still refuses what is not a regular expression at all', () => {
-    assert.deepEqual(refusal({ pattern: '[a-' }), {
+    assert.deepEqual(refuse({ pattern: '[a-' }), {
       code: 'invalid_pattern',
       message: '#/pattern: "[a-" is not a valid regular expression (u flag)',
     });
@@ -151,7 +140,7 @@ describe('refusals (invalid_pattern)', () => {
     try {
       assert.equal(linearPatternsAvailable(), false);
       assert.throws(() => withLinearPatterns(() => 1), { code: 'LINEAR_PATTERNS_UNAVAILABLE' });
-      assert.deepEqual(refusal({ pattern: '^a$' }), {
+      assert.deepEqual(refuse({ pattern: '^a$' }), {
         code: 'invalid_pattern',
         message: '#/pattern: this runtime does not allow the linear-time matcher',
       });
@@ -440,6 +429,6 @@ describe('agrees with the native RegExp on real patterns (property-based)', () =
   });
 
   it('supports every pattern of the corpus through the engine', () => {
-    for (const [pattern] of corpus) compiled({ type: 'string', pattern });
+    for (const [pattern] of corpus) accept({ type: 'string', pattern });
   });
 });
