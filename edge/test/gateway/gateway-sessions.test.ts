@@ -3,8 +3,8 @@
 // one Server per session, whose own ids the gateway seals towards the client and unseals towards the upstream.
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createEngine } from '../../../src/engine/index.ts';
 import { createUpstream, type Upstream } from '../../../test/helpers/http-upstream.ts';
 import { createListUpstream } from '../../../test/helpers/list-upstream.ts';
@@ -13,6 +13,7 @@ import { protocolVersionMeta } from '../../src/gateway/protocol-revision.ts';
 import { credentialScope } from '../../src/state/credential-scope.ts';
 import { createSessionSealer, maxSealedSessionIdLength, maxUpstreamSessionIdLength } from '../../src/state/sealed-session.ts';
 import { createMemorySessionStores, type SessionStores } from '../../src/state/session-store.ts';
+import { connectToGateway } from '../helpers/gateway-client.ts';
 
 const upstreamUrl = 'http://sessions.test/mcp';
 const alice = 'Bearer alice-token';
@@ -62,13 +63,7 @@ afterEach(async () => {
 });
 
 async function connect(gateway: Gateway, authorization = alice): Promise<Client> {
-  const client = new Client({ name: 'host', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL('http://gateway.test/mcp'), {
-      requestInit: { headers: { authorization } },
-      fetch: ((input: RequestInfo | URL, init?: RequestInit) => gateway(new Request(input, init))) as typeof fetch,
-    }),
-  );
+  const client = await connectToGateway(gateway, authorization);
   clients.push(client);
   return client;
 }

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -20,6 +20,7 @@ import { createSessionSealer } from '../../src/state/sealed-session.ts';
 import { createMemorySessionStores, type SessionStores, type StoredTool, unpackTool } from '../../src/state/session-store.ts';
 import type { ListHints } from '../../src/state/state-types.ts';
 import { createToolCache, listHints, type ToolCache } from '../../src/state/tool-cache.ts';
+import { connectToGateway } from '../helpers/gateway-client.ts';
 
 const upstreamUrl = 'http://bank.test/mcp';
 const alice = 'Bearer alice-token';
@@ -118,13 +119,7 @@ function gatewayFor(
 }
 
 async function connect(gateway: (request: Request) => Promise<Response>, authorization: string): Promise<Client> {
-  const client = new Client({ name: 'host', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL('http://gateway.test/mcp'), {
-      requestInit: { headers: { authorization } },
-      fetch: ((input: RequestInfo | URL, init?: RequestInit) => gateway(new Request(input, init))) as typeof fetch,
-    }),
-  );
+  const client = await connectToGateway(gateway, authorization);
   clients.push(client);
   return client;
 }
