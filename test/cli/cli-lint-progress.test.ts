@@ -3,35 +3,25 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { type ServedHandler, serveFetchHandler } from '../../examples/serve-fetch-handler.ts';
 import { main } from '../../src/cli/main.ts';
 import { createValidator } from '../../src/host/node.ts';
-import { createUpstream, type Upstream } from '../helpers/http-upstream.ts';
 import { memoryIo } from '../helpers/memory-io.ts';
+import { type SlowPages, serveSlowPages } from '../helpers/slow-pages-upstream.ts';
 
 const inline = { createValidator: (options: object) => createValidator({ ...options, mode: 'inline' }) };
 const example = readFileSync(new URL('../../examples/tools.json', import.meta.url), 'utf8');
 
 describe('schemaval lint progress', () => {
-  let upstream: Upstream;
-  let served: ServedHandler;
+  let slow: SlowPages;
   let url: string;
 
+  // The fixture's four tools, one per page, each page after the first 150 ms late.
   before(async () => {
-    // The fixture's four tools, one per page, each page after the first 150 ms late.
-    upstream = createUpstream({ pageSize: 1, json: true });
-    served = await serveFetchHandler(async (request) => {
-      if (request.method === 'POST' && (await request.clone().text()).includes('"cursor"')) await sleep(150);
-      return upstream.handle(request);
-    });
-    url = `${served.origin}/mcp`;
+    slow = await serveSlowPages(() => 150);
+    url = slow.url;
   });
 
-  after(async () => {
-    await served.close();
-    await upstream.close();
-  });
+  after(() => slow.close());
 
   it('shows each page, the listing and the lint with the time so far under --progress, stdout unchanged', async () => {
     const quiet = memoryIo({});

@@ -2,11 +2,9 @@
 // --timeout, and the message names the bound that ran out.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { type ServedHandler, serveFetchHandler } from '../../examples/serve-fetch-handler.ts';
 import { main } from '../../src/cli/main.ts';
-import { createUpstream, type Upstream } from '../helpers/http-upstream.ts';
 import { memoryIo } from '../helpers/memory-io.ts';
+import { type SlowPages, serveSlowPages } from '../helpers/slow-pages-upstream.ts';
 
 async function lint(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   const io = memoryIo({});
@@ -15,26 +13,18 @@ async function lint(argv: string[]): Promise<{ code: number; out: string; err: s
 }
 
 describe('schemaval lint --request-timeout', () => {
-  let upstream: Upstream;
-  let served: ServedHandler;
+  let slow: SlowPages;
   let url: string;
   /** How long each tools/list page after the first takes. */
   let pageDelayMs = 0;
 
+  // The fixture's four tools, one per page: the pages after the first (they carry a cursor) are slow.
   before(async () => {
-    // The fixture's four tools, one per page: the pages after the first (they carry a cursor) are slow.
-    upstream = createUpstream({ pageSize: 1, json: true });
-    served = await serveFetchHandler(async (request) => {
-      if (request.method === 'POST' && (await request.clone().text()).includes('"cursor"')) await sleep(pageDelayMs);
-      return upstream.handle(request);
-    });
-    url = `${served.origin}/mcp`;
+    slow = await serveSlowPages(() => pageDelayMs);
+    url = slow.url;
   });
 
-  after(async () => {
-    await served.close();
-    await upstream.close();
-  });
+  after(() => slow.close());
 
   it('gives up on one slow page at --request-timeout, well within --timeout, naming the bound', async () => {
     pageDelayMs = 1500;
