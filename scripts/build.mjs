@@ -155,6 +155,15 @@ export async function buildAll() {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  if (process.argv.includes('--cli')) await buildCli({ quiet: false });
+  const { scriptArgs } = await import('./script-args.mjs');
+  const { values } = scriptArgs({
+    command: 'node scripts/build.mjs',
+    usage: `usage: node scripts/build.mjs [--cli]   (npm run build runs it after scripts/edge-types.mjs)
+  (none)      all of dist/: tsc for the library and its declarations, esbuild for the workers and the CLI
+  --cli       the CLI files alone (dist/cli.js, dist/node-worker.js, dist/cli-chunks/), in about a second
+  -h, --help  this help`,
+    options: { cli: { type: 'boolean', default: false } },
+  });
+  if (values.cli) await buildCli({ quiet: false });
   else await buildAll();
 }
