@@ -15,7 +15,7 @@ const rules: Record<string, { layers: string[]; engineRooms?: string[]; packages
   engine: { layers: ['engine', 'protocol'], packages: /^(@cfworker\/json-schema|@noble\/hashes\/(sha2|utils)\.js|lossless-json|re2js)$/ },
   // MCP rules every surface shares (list limits, call wording, the lenient list reader): pure like the engine.
   mcp: { layers: ['mcp', 'engine', 'protocol'], packages: /^$/ },
-  worker: { layers: ['worker', 'wire', 'engine', 'protocol'], packages: /^(comlink(\/.*)?|node:worker_threads)$/ },
+  worker: { layers: ['worker', 'wire', 'engine', 'protocol'], packages: /^(comlink(\/.*)?|node:worker_threads|node:crypto)$/ },
   host: {
     layers: ['host', 'wire', 'mcp', 'protocol', 'engine'],
     packages: /^(comlink(\/.*)?|idb-keyval|lossless-json|@modelcontextprotocol\/sdk\/.*|node:.*)$/,

@@ -8,7 +8,7 @@ export type { Engine, EngineOptions, SchemaRef } from './core/create-engine.ts';
 export { EngineError, type EngineErrorCode } from './core/engine-error.ts';
 export { createLruCache, type LruCache } from './core/lru-cache.ts';
 export { formatIssue, formatIssues } from './issues/format-issue.ts';
-export { canonicalJson, fingerprint, toolFingerprint } from './json/fingerprint.ts';
+export { canonicalJson, fingerprint, type HashText, hashText, toolFingerprint } from './json/fingerprint.ts';
 export { jsonPath } from './json/json-path.ts';
 export { type ParseJsonFailure, type ParseJsonLimits, type ParseJsonResult, parseJson } from './json/parse-json.ts';
 export { type CheckResult, checkSchema } from './policy/check-schema.ts';
@@ -27,4 +27,14 @@ export { toolRefusal } from './tools/compile-tool.ts';
 
 /** Bumped whenever a verdict for the same schema could change; part of persistent cache keys. */
 export const engineVersion = '0.1.0';
+// The data the engine's methods take and return (docs/api.md), so `schemaval/engine` alone types a program; the wire
+// types of the worker lane stay in `schemaval/protocol`.
+export type { Dialect } from '../protocol/dialect.ts';
+export type { Issue } from '../protocol/issue.ts';
+export type { EngineStats, Refused, ValidationOutcome } from '../protocol/outcome.ts';
+export type { Policy } from '../protocol/policy.ts';
+export { type Refusal, type RefusalCode, refusalCodes } from '../protocol/refusal.ts';
+export type { SchemaVerdict, ToolDefinition, ToolVerdict } from '../protocol/tool.ts';
+export type { Verdict } from '../protocol/verdict.ts';
+export type { SchemaWarning, WarningCode } from '../protocol/warning.ts';
 export { checkElicitationSchema, elicitationDefaults } from './forms/check-elicitation-schema.ts';

@@ -5,7 +5,8 @@ import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_thread
 import { expose } from 'comlink';
 import nodeEndpoint from 'comlink/dist/umd/node-adapter.js';
 import { createWorkerApi } from './create-worker-api.ts';
+import { nodeHashText } from './node-hash.ts';
 import { idleSpinMs, listenWithSpin } from './spin-lane.ts';
 
 if (parentPort === null) throw new Error('node-entry.ts must run in a worker thread');
-expose(createWorkerApi({}, listenWithSpin(idleSpinMs(workerData), receiveMessageOnPort)), nodeEndpoint(parentPort));
+expose(createWorkerApi({ hashText: nodeHashText }, listenWithSpin(idleSpinMs(workerData), receiveMessageOnPort)), nodeEndpoint(parentPort));

@@ -1,5 +1,5 @@
 import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
 import { canonicalJson } from './canonical-json.ts';
 
 export { canonicalJson } from './canonical-json.ts';
@@ -44,10 +44,21 @@ function hashTool(tool: FingerprintedTool): string {
   return hashText(toolCanonicalJson(part(tool.name), part(tool.inputSchema), part(tool.outputSchema)));
 }
 
+/**
+ * Lowercase hex SHA-256 of a text's UTF-8 bytes. The engine's default is `hashText`, pure JavaScript so it runs in a
+ * page; a platform with a native synchronous SHA-256 (Node, workerd under `nodejs_compat`) passes its own, which must
+ * give the same hex for every well-formed text (test/engine/json/native-hash.test.ts).
+ */
+export type HashText = (text: string) => string;
+
 /** Lowercase hex SHA-256 of the UTF-8 bytes of a text: the fingerprint, when the text is canonical JSON. */
 export function hashText(text: string): string {
-  return bytesToHex(sha256(utf8ToBytes(text)));
+  // One encoder for every call: @noble/hashes' `utf8ToBytes` makes a TextEncoder and copies its output each time,
+  // a third of the hash's cost on a small tool's text.
+  return bytesToHex(sha256(encoder.encode(text)));
 }
+
+const encoder = new TextEncoder();
 
 /**
  * The canonical JSON of `{ name, inputSchema, outputSchema }` from its members' canonical texts (undefined: left
