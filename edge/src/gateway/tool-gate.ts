@@ -1,7 +1,6 @@
-import { stringify } from 'lossless-json';
 import type { Engine } from '../../../src/engine/core/index.ts';
 import { formatIssues } from '../../../src/engine/issues/index.ts';
-import { parseJson } from '../../../src/engine/json/index.ts';
+import { exactJsonText, parseJson } from '../../../src/engine/json/index.ts';
 import { toolRefusal } from '../../../src/engine/tools/index.ts';
 import { judgeToolList, refusedToolMessage } from '../../../src/mcp/index.ts';
 import type { Issue } from '../../../src/protocol/issue.ts';
@@ -11,22 +10,9 @@ import type { ListPage, SessionStore, StoredTool } from '../state/session-store.
 /** Generous: the engine applies the policy's own bounds to each schema and instance. */
 const definitionLimits = { maxBytes: 16 * 1024 * 1024, maxDepth: 1000 };
 
-/**
- * `{ name, inputSchema, outputSchema }` as JSON text that keeps every number exact. V8's own `JSON.stringify` first
- * (a tenth of lossless-json's cost: ~120 ms for 10,000 tiny tools otherwise); a tool holding a `LosslessNumber`
- * (a number a double cannot hold) comes out with that object's own keys in the text, and only then lossless-json
- * writes it. A schema that merely names such a key is written by lossless-json too: slower, never wrong.
- */
+/** `{ name, inputSchema, outputSchema }` as JSON text that keeps every number exact (`exactJsonText`). */
 export function definitionText(tool: { name?: unknown; inputSchema?: unknown; outputSchema?: unknown }): string {
-  const parts = { name: tool.name, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema };
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(parts);
-  } catch {
-    // a bigint: lossless-json writes it
-  }
-  if (text !== undefined && !text.includes('"isLosslessNumber"')) return text;
-  return stringify(parts) ?? '{}';
+  return exactJsonText({ name: tool.name, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema }) ?? '{}';
 }
 
 export type GateOutcome =

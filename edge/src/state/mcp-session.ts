@@ -1,15 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
-import {
-  type ListPage,
-  maxStateBytes,
-  packedRecord,
-  packTool,
-  type SessionStore,
-  type StoredTool,
-  stateTooLarge,
-  storedToolBytes,
-  unpackTool,
-} from './session-store.ts';
+import { type ListPage, maxStateBytes, type SessionStore, type StoredTool, stateTooLarge, unpackTool } from './session-store.ts';
+import { type ToolRows, toolRows } from './tool-rows.ts';
 
 /** Idle sessions are forgotten after a day. */
 const idleMs = 24 * 60 * 60 * 1000;
@@ -25,25 +16,27 @@ const idleMs = 24 * 60 * 60 * 1000;
  */
 export class McpSession extends DurableObject implements SessionStore {
   async putTools(tools: readonly StoredTool[], page: ListPage): Promise<void> {
+    await this.putToolRows(toolRows(tools), page.first);
+  }
+
+  /**
+   * `putTools` with the rows already written as text (`durableSessionStore` does it in the calling isolate): a few
+   * strings cross Workers RPC instead of 10,000 tool objects, whose structured clone cost ~60 ms a list each way.
+   */
+  async putToolRows(rows: ToolRows, first: boolean): Promise<void> {
     const sql = this.toolTable();
     // A newer list replaces, never merges: a tool the upstream dropped is unknown at once.
-    if (page.first) sql.exec('DELETE FROM tool_records');
+    if (first) sql.exec('DELETE FROM tool_records');
     // Rows go in as JSON arrays, a batch per statement: one exec per tool cost ~20 us, 200 ms for 10,000 tiny tools.
-    const { batches, large } = rowBatches(tools);
-    for (const batch of batches) {
+    for (const batch of rows.batches) {
       sql.exec(
         // json() of the record object is its JSON text (SQLite's, minified), which unpackTool parses.
         'INSERT OR REPLACE INTO tool_records (name, record, bytes) SELECT value ->> 0, json(value -> 1), value ->> 2 FROM json_each(?)',
         batch,
       );
     }
-    for (const tool of large) {
-      sql.exec(
-        'INSERT OR REPLACE INTO tool_records (name, record, bytes) VALUES (?, ?, ?)',
-        tool.name,
-        packTool(tool),
-        storedToolBytes(tool),
-      );
+    for (const row of rows.large) {
+      sql.exec('INSERT OR REPLACE INTO tool_records (name, record, bytes) VALUES (?, ?, ?)', row.name, row.record, row.bytes);
     }
     const total = Number(sql.exec<{ total: number }>('SELECT COALESCE(SUM(bytes), 0) AS total FROM tool_records').one().total);
     if (total > maxStateBytes) {
@@ -97,30 +90,15 @@ export class McpSession extends DurableObject implements SessionStore {
 }
 
 /**
- * The rows of `tools` as JSON texts `[[name, record, bytes], …]`, each at most `maxBatchChars`, so a list goes in a
- * few statements instead of one per tool; a row longer than that alone is left in `large`, inserted on its own as
- * before (a Durable Object's SQL takes a string argument of at most 2 MB, and a record quoted again grows).
+ * A state key's Durable Object as the gateway's `SessionStore`: its tools are written as rows in this isolate
+ * (`toolRows`) and sent as text, not as objects for Workers RPC to clone.
  */
-export function rowBatches(tools: readonly StoredTool[], maxBatchChars = 256 * 1024): { batches: string[]; large: StoredTool[] } {
-  const batches: string[] = [];
-  const large: StoredTool[] = [];
-  let rows: string[] = [];
-  let chars = 2;
-  for (const tool of tools) {
-    // The record as an object in the row, not a string in it: written once, not quoted a second time.
-    const row = JSON.stringify([tool.name, packedRecord(tool), storedToolBytes(tool)]);
-    if (row.length + 2 > maxBatchChars) {
-      large.push(tool);
-      continue;
-    }
-    if (rows.length > 0 && chars + row.length + 1 > maxBatchChars) {
-      batches.push(`[${rows.join(',')}]`);
-      rows = [];
-      chars = 2;
-    }
-    rows.push(row);
-    chars += row.length + 1;
-  }
-  if (rows.length > 0) batches.push(`[${rows.join(',')}]`);
-  return { batches, large };
+export function durableSessionStore(stub: DurableObjectStub<McpSession>): SessionStore {
+  return {
+    putTools: (tools, page) => stub.putToolRows(toolRows(tools), page.first),
+    getTool: (name) => stub.getTool(name) as Promise<StoredTool | undefined>,
+    putElicitation: (id, requestedSchema) => stub.putElicitation(id, requestedSchema),
+    takeElicitation: (id) => stub.takeElicitation(id),
+    clear: () => stub.clear(),
+  };
 }

@@ -94,7 +94,25 @@ const storedToolOverhead = 352;
  * message may quote a long `$ref` or pattern) and a fixed cost per record. What the caches count against `maxBytes`.
  */
 export function storedToolBytes(tool: StoredTool): number {
-  return storedToolOverhead + textBytes(tool.name) + textBytes(tool.definition) + verdictBytes(tool.verdict);
+  let bytes = weighedTools.get(tool);
+  if (bytes === undefined) {
+    bytes = storedToolOverhead + textBytes(tool.name) + textBytes(tool.definition) + verdictBytes(tool.verdict);
+    weighedTools.set(tool, bytes);
+  }
+  return bytes;
+}
+
+/**
+ * A tool is weighed by the session-store wrapper, the isolate cache and the Durable Object rows: once per record. A
+ * record is never changed (they are readonly), so its weight cannot go stale.
+ */
+const weighedTools = new WeakMap<StoredTool, number>();
+
+/** `tool` stamped with when its list goes stale; the stamp is not weighed, so the copy keeps the tool's weight. */
+export function withExpiry(tool: StoredTool, expiresAt: number): StoredTool {
+  const stamped = { ...tool, expiresAt };
+  weighedTools.set(stamped, storedToolBytes(tool));
+  return stamped;
 }
 
 /** A verdict's `dataBytes`, once per verdict object: a tool is weighed by the wrapper, the cache and the store. */

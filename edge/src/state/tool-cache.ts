@@ -1,5 +1,5 @@
 import { createLruCache } from '../../../src/engine/core/index.ts';
-import { type ListPage, type StoredTool, storedToolBytes, textBytes } from './session-store.ts';
+import { type ListPage, type StoredTool, storedToolBytes, textBytes, withExpiry } from './session-store.ts';
 import type { ListHints } from './state-types.ts';
 
 /** Where a list was seen: the upstream and the request's state key (`${credentialScope}:${sessionId}`). */
@@ -51,8 +51,12 @@ const minTtlMs = 1000;
 const maxTtlMs = 24 * 60 * 60 * 1000;
 /** A list's own record and map entries, besides its key text (counted). */
 const listOverhead = 256;
-/** A tool's entry in the recency map, besides the record `storedToolBytes` counts. */
-const entryOverhead = 64;
+/**
+ * A tool's entries in the recency map and its list's name map, besides its name and the record `storedToolBytes`
+ * counts. A tool is found by its list, then its name: no key text per tool (10,000 tools of one list were 10,000
+ * concatenated `upstream + state key + name` strings to build, hash and weigh on every list).
+ */
+const entryOverhead = 96;
 
 /** Reads `ttlMs` and `cacheScope` from a `tools/list` result, ignoring values of the wrong type. */
 export function listHints(result: Record<string, unknown>): ListHints {
@@ -69,6 +73,11 @@ interface Entry {
   readonly bytes: number;
 }
 
+interface HeldList {
+  readonly names: Map<string, Entry>;
+  readonly bytes: number;
+}
+
 /**
  * The isolate's tool verdicts per (upstream, credential scope, session): a `tools/call` whose tool this isolate has
  * seen is checked without a Durable Object round trip. A list serves its own state key only, whatever its
@@ -82,36 +91,33 @@ export function createToolCache(options: ToolCacheOptions = {}): ToolCache {
   const maxTools = options.maxTools ?? 10_000;
   const maxLists = options.maxLists ?? 10_000;
   const maxBytes = options.maxBytes ?? 8 * 1024 * 1024;
-  const lists = new Map<string, { readonly names: Set<string>; readonly bytes: number }>();
+  const lists = new Map<string, HeldList>();
   /** The lists' own bytes; the tools' are the LRU's weight. */
   let listBytes = 0;
   let evictions = 0;
-  // Tools in recency order, the least recently used first; the bounds count lists too, so `trim` applies them.
-  const entries = createLruCache<string, Entry>(
+  // Tools in recency order, the least recently used first, each entry its own key (found through its list); the
+  // bounds count lists too, so `trim` applies them.
+  const entries = createLruCache<Entry, Entry>(
     Number.POSITIVE_INFINITY,
     { maxWeight: Number.POSITIVE_INFINITY, weigh: (entry) => entry.bytes },
-    {
-      onDrop: (_, entry, reason) => {
-        if (reason !== 'replaced') unlist(entry);
-      },
-    },
+    { onDrop: (entry) => unlist(entry) },
   );
   const bytes = (): number => entries.weight + listBytes;
 
   const listKey = (key: ListKey) => `${key.upstream}\n${key.stateKey}`;
-  const entryKey = (list: string, name: string) => `${list}\n${name}`;
   const expired = (tool: StoredTool) => tool.expiresAt !== undefined && now() >= tool.expiresAt;
 
   const dropList = (list: string): void => {
     // Dropping a list's last tool drops the list itself (below).
-    for (const name of [...(lists.get(list)?.names ?? [])]) entries.delete(entryKey(list, name));
+    for (const entry of [...(lists.get(list)?.names.values() ?? [])]) entries.delete(entry);
   };
-  /** A tool left the cache: its list forgets it. */
+  /** A tool left the cache: its list forgets it, unless a newer entry of that name took its place. */
   function unlist(entry: Entry): void {
     const list = lists.get(entry.list);
-    list?.names.delete(entry.tool.name);
+    if (list === undefined || list.names.get(entry.tool.name) !== entry) return;
+    list.names.delete(entry.tool.name);
     // An empty list keeps nothing worth its key.
-    if (list !== undefined && list.names.size === 0) {
+    if (list.names.size === 0) {
       lists.delete(entry.list);
       listBytes -= list.bytes;
     }
@@ -119,17 +125,19 @@ export function createToolCache(options: ToolCacheOptions = {}): ToolCache {
 
   const put = (list: string, tools: readonly StoredTool[]): void => {
     if (tools.length === 0) return;
-    let names = lists.get(list)?.names;
-    if (names === undefined) {
-      names = new Set();
-      const header = listOverhead + textBytes(list);
-      lists.set(list, { names, bytes: header });
-      listBytes += header;
+    let held = lists.get(list);
+    if (held === undefined) {
+      held = { names: new Map(), bytes: listOverhead + textBytes(list) };
+      lists.set(list, held);
+      listBytes += held.bytes;
     }
     for (const tool of tools) {
-      const at = entryKey(list, tool.name);
-      entries.set(at, { list, tool, bytes: entryOverhead + textBytes(at) + storedToolBytes(tool) });
-      names.add(tool.name);
+      const entry: Entry = { list, tool, bytes: entryOverhead + textBytes(tool.name) + storedToolBytes(tool) };
+      const before = held.names.get(tool.name);
+      // The new entry first, so the old one leaving does not empty (and drop) the list.
+      held.names.set(tool.name, entry);
+      if (before !== undefined) entries.delete(before);
+      entries.set(entry, entry);
     }
     // The least recently used tools go first, whoever's they are; the page just put may lose its own first tools.
     evictions += entries.trim(() => entries.size > maxTools || lists.size > maxLists || bytes() > maxBytes);
@@ -140,20 +148,20 @@ export function createToolCache(options: ToolCacheOptions = {}): ToolCache {
     remember(key, tools, page) {
       const ttl = Math.min(maxTtlMs, Math.max(minTtlMs, page.ttlMs ?? defaultTtlMs));
       const expiresAt = now() + ttl;
-      const stamped = tools.map((tool) => ({ ...tool, expiresAt }));
+      const stamped = tools.map((tool) => withExpiry(tool, expiresAt));
       // A newer list replaces, never merges: a tool the upstream dropped is not callable from this isolate.
       if (page.first) dropList(listKey(key));
       put(listKey(key), stamped);
       return stamped;
     },
     own(key, name) {
-      const at = entryKey(listKey(key), name);
-      const entry = entries.get(at);
+      const entry = lists.get(listKey(key))?.names.get(name);
       if (entry === undefined) return undefined;
       if (expired(entry.tool)) {
-        entries.delete(at);
+        entries.delete(entry);
         return undefined;
       }
+      entries.get(entry);
       return entry.tool;
     },
     adopt(key, tool) {

@@ -1,5 +1,4 @@
-import { stringify } from 'lossless-json';
-import { isJsonObject } from '../../../src/engine/json/index.ts';
+import { exactJsonText, isJsonObject } from '../../../src/engine/json/index.ts';
 import { GatewayStateError, gatewayError, type UpstreamFailure } from '../rpc/gateway-error.ts';
 import { idKey, isRequest, isResponse, type JsonRpcResponse } from '../rpc/json-rpc.ts';
 import { formatSseEvent, type SseField } from './sse-transform.ts';
@@ -39,7 +38,7 @@ const isErrorObject = (value: unknown): value is { code: number; message: string
 const json = (message: unknown, status: number, headers?: Headers): Response => {
   const out = new Headers(headers);
   out.set('content-type', 'application/json');
-  return new Response(stringify(message) ?? 'null', { status, headers: out });
+  return new Response(exactJsonText(message) ?? 'null', { status, headers: out });
 };
 
 /**
@@ -201,7 +200,7 @@ function relaySse<T extends PendingRequest>(body: ReadableStream<Uint8Array>, op
       options.event('upstream_failed', failure.code, failure.message);
       for (const request of pending.values()) {
         controller.enqueue(
-          encoder.encode(formatSseEvent({ data: stringify(gatewayError(request.id, failure.code, failure.message)), fields: [] })),
+          encoder.encode(formatSseEvent({ data: exactJsonText(gatewayError(request.id, failure.code, failure.message)), fields: [] })),
         );
       }
     }
@@ -248,7 +247,7 @@ function relaySse<T extends PendingRequest>(body: ReadableStream<Uint8Array>, op
           const out = await route(item.value, options);
           if (out === undefined) continue;
           if (isRequest(out)) waitingOnClient = true;
-          emit(controller, stringify(out), item.fields);
+          emit(controller, exactJsonText(out), item.fields);
           wrote = true;
         }
         if (wasPost && pending.size === 0) {

@@ -20,6 +20,7 @@ import { createSessionSealer } from '../../src/state/sealed-session.ts';
 import { createMemorySessionStores, type SessionStores, type StoredTool, unpackTool } from '../../src/state/session-store.ts';
 import type { ListHints } from '../../src/state/state-types.ts';
 import { createToolCache, listHints, type ToolCache } from '../../src/state/tool-cache.ts';
+import { toolRows } from '../../src/state/tool-rows.ts';
 import { connectToGateway } from '../helpers/gateway-client.ts';
 
 const upstreamUrl = 'http://bank.test/mcp';
@@ -489,6 +490,20 @@ export default {
     assert.deepEqual(await names('k1'), []);
     await call('k1', 'putTools', [storedTool('a')], { first: false });
     assert.deepEqual(await names('k1'), ['a']);
+  });
+
+  it('takes rows written in the calling isolate (toolRows), in batches and one by one alike', async () => {
+    const tools = [storedTool('a'), storedTool('b'), storedTool('c')];
+    // A batch limit smaller than any row: every row goes in alone, as a record longer than a batch would.
+    const single = toolRows(tools.slice(0, 2), 10);
+    assert.equal(single.batches.length, 0);
+    assert.equal(single.large.length, 2);
+    await call('k4', 'putToolRows', single, true);
+    await call('k4', 'putToolRows', toolRows(tools.slice(2)), false);
+    for (const tool of tools) assert.deepEqual(await call('k4', 'getTool', tool.name), tool);
+    await call('k4', 'putToolRows', toolRows([storedTool('c')]), true);
+    assert.equal(await call('k4', 'getTool', 'a'), null);
+    assert.deepEqual(await call('k4', 'getTool', 'c'), storedTool('c'));
   });
 
   it('reads a row of an older record format as missing, so the gateway lists again instead of trusting it', async () => {
