@@ -5,7 +5,7 @@ import { createGatewayRouter } from './gateway/gateway-router.ts';
 import { createMcpGateway } from './gateway/mcp-gateway.ts';
 import { createApp } from './http/app.ts';
 import { isolateCacheBytes, isolateEngine } from './http/isolate-engine.ts';
-import type { SessionStore } from './state/session-store.ts';
+import { durableSessionStore } from './state/mcp-session.ts';
 import { createToolCache } from './state/tool-cache.ts';
 
 export { SchemavalRpc } from './http/schemaval-rpc.ts';
@@ -38,7 +38,7 @@ function appFor(env: Env): Hono<EdgeEnv> {
       sessionSecret,
       // One Durable Object per state key (credential scope and a verified Mcp-Session-Id): pending elicitations, and
       // the tool verdicts as a fallback for isolates that have not seen the list, hold whichever isolate serves.
-      sessions: (key) => env.SESSIONS.get(env.SESSIONS.idFromName(key)) as unknown as SessionStore,
+      sessions: (key) => durableSessionStore(env.SESSIONS.get(env.SESSIONS.idFromName(key))),
       toolCache,
       onEvent: (event) => console.log(`mcp gateway: ${event.kind}${event.tool ? ` ${event.tool}` : ''}: ${event.code}`),
     });
@@ -50,7 +50,7 @@ function appFor(env: Env): Hono<EdgeEnv> {
   return createApp<EdgeEnv>({
     engine: isolateEngine,
     corsOrigins: config.corsOrigins,
-    ...(gateway === undefined ? {} : { mcp: (c) => gateway(c.req.raw) }),
+    ...(gateway === undefined ? {} : { mcp: (c) => gateway(c.req.raw, (work) => c.executionCtx.waitUntil(work)) }),
   });
 }
 

@@ -1,10 +1,14 @@
 import { createLruCache } from '../../../src/engine/core/index.ts';
 import { drainBody } from '../http/read-limited-text.ts';
 import { gatewayError } from '../rpc/gateway-error.ts';
+import type { Later } from '../state/cached-session-store.ts';
 import { type AllowedUpstream, chooseUpstream } from '../upstream/upstream-allow-list.ts';
 
-/** One gateway in front of one upstream (`createMcpGateway`). */
-export type Gateway = (request: Request) => Promise<Response>;
+/**
+ * One gateway in front of one upstream (`createMcpGateway`); `later` runs work after the response (workerd's
+ * `ctx.waitUntil`): the Durable Object writes of a tool list.
+ */
+export type Gateway = (request: Request, later?: Later) => Promise<Response>;
 
 export interface GatewayRouterOptions {
   /** `UPSTREAM_MCP_URL`: the upstream of a request that names none; null when there is no default. */
@@ -36,7 +40,7 @@ export function createGatewayRouter(options: GatewayRouterOptions): Gateway {
     return gateway;
   };
 
-  return async function routeToUpstream(request: Request): Promise<Response> {
+  return async function routeToUpstream(request: Request, later?: Later): Promise<Response> {
     const choice = chooseUpstream(new URL(request.url), options.defaultUpstream, options.allowed);
     if (!choice.ok) {
       // Drained (bounded), never parsed or sent on: a cancelled upload costs the next request its connection.
@@ -45,6 +49,6 @@ export function createGatewayRouter(options: GatewayRouterOptions): Gateway {
       const body = JSON.stringify(gatewayError(null, choice.code, choice.message));
       return new Response(body, { status, headers: { 'content-type': 'application/json' } });
     }
-    return gatewayOf(choice.url)(request);
+    return gatewayOf(choice.url)(request, later);
   };
 }

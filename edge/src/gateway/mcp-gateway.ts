@@ -1,13 +1,12 @@
-import { stringify } from 'lossless-json';
 import type { Engine } from '../../../src/engine/core/index.ts';
 import { checkElicitationSchema, elicitationDefaults, elicitationMode } from '../../../src/engine/forms/index.ts';
 import { formatIssues } from '../../../src/engine/issues/index.ts';
-import { parseJson } from '../../../src/engine/json/index.ts';
+import { exactJsonText, parseJson } from '../../../src/engine/json/index.ts';
 import { toolRefusal } from '../../../src/engine/tools/index.ts';
 import { unknownToolMessage } from '../../../src/mcp/index.ts';
 import { gatewayError } from '../rpc/gateway-error.ts';
 import { errorResponse, idKey, isRequest, isResponse, type JsonRpcResponse } from '../rpc/json-rpc.ts';
-import { withToolCache } from '../state/cached-session-store.ts';
+import { type Later, withToolCache } from '../state/cached-session-store.ts';
 import { credentialScope, stateKey } from '../state/credential-scope.ts';
 import type { SessionStore, SessionStores, StoredTool } from '../state/session-store.ts';
 import { createToolCache, listHints, type ToolCache } from '../state/tool-cache.ts';
@@ -86,7 +85,7 @@ type Pending = Map<string, PendingCall>;
  * parsed and checked are relayed. `Authorization` passes through unchanged; `Mcp-Session-Id` is sealed towards the
  * client and must verify on the way back (`session-gate.ts`), or the request is answered 404 `unknown_session`.
  */
-export function createMcpGateway(options: McpGatewayOptions): (request: Request) => Promise<Response> {
+export function createMcpGateway(options: McpGatewayOptions): (request: Request, later?: Later) => Promise<Response> {
   const upstreamFetch = options.fetch ?? fetch;
   const gate = createToolGate(options.engine);
   const toolCache = options.toolCache ?? createToolCache();
@@ -122,7 +121,7 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
     const own = new Headers(headers);
     own.set('content-type', 'application/json');
     own.set('accept', 'application/json, text/event-stream');
-    return send('POST', own, stringify(message) ?? '{}');
+    return send('POST', own, exactJsonText(message) ?? '{}');
   };
 
   /** Applies the rules to one parsed upstream message; a result comes with the request it answers. Undefined drops it. */
@@ -179,7 +178,7 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
         if (refused.ok) refused.response.body?.cancel().catch(() => undefined);
         return undefined;
       }
-      await store.putElicitation(idKey(message.id), stringify(params.requestedSchema) ?? '{}');
+      await store.putElicitation(idKey(message.id), exactJsonText(params.requestedSchema) ?? '{}');
     }
     return message;
   };
@@ -222,9 +221,9 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
   };
 
   const jsonReply = (message: JsonRpcResponse, status = 200): Response =>
-    new Response(stringify(message) ?? '', { status, headers: { 'content-type': 'application/json' } });
+    new Response(exactJsonText(message) ?? '', { status, headers: { 'content-type': 'application/json' } });
 
-  return async (request: Request): Promise<Response> => {
+  return async (request: Request, later?: Later): Promise<Response> => {
     if (options.upstreamUrl === '')
       return jsonReply(errorResponse(null, -32603, 'the gateway has no upstream (UPSTREAM_MCP_URL is not set)'), 503);
     const headers = forwardHeaders(request);
@@ -241,7 +240,7 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
       if (session.upstreamId === null) headers.delete('mcp-session-id');
       else headers.set('mcp-session-id', session.upstreamId);
       const key = stateKey(scope, sessionKeyFor(revision, session.upstreamId));
-      return withToolCache(options.sessions(key), toolCache, { upstream: options.upstreamUrl, stateKey: key });
+      return withToolCache(options.sessions(key), toolCache, { upstream: options.upstreamUrl, stateKey: key }, undefined, later);
     };
     const pending: Pending = new Map();
 
@@ -323,7 +322,7 @@ export function createMcpGateway(options: McpGatewayOptions): (request: Request)
       message = { ...(await checkAnswer(message, store)) };
     }
     const exchange: Exchange = pending.size > 0 ? 'request' : 'post-without-request';
-    return relay(await send('POST', headers, stringify(message) ?? ''), exchange, pending, store, headers, scope);
+    return relay(await send('POST', headers, exactJsonText(message) ?? ''), exchange, pending, store, headers, scope);
   };
 
   /** The client's answer to an upstream elicitation: defaults filled, then validated, before it is forwarded. */

@@ -2,6 +2,9 @@ import { GatewayStateError } from '../rpc/gateway-error.ts';
 import { isStateTooLarge, type ListPage, maxStateBytes, type SessionStore, type StoredTool, toolsBytes } from './session-store.ts';
 import type { ListKey, ToolCache } from './tool-cache.ts';
 
+/** Runs work after the response (workerd's `ctx.waitUntil`), so the client does not wait for it. */
+export type Later = (work: Promise<unknown>) => void;
+
 /**
  * A session store whose tool lookups try the isolate's cache first: this state key's own list, then the Durable
  * Object (adopted into the cache). Nothing else: a list seen under another credential or session, even one marked
@@ -12,9 +15,11 @@ import type { ListKey, ToolCache } from './tool-cache.ts';
  * Writes fail closed with a `GatewayStateError`, which the gateway answers as a JSON-RPC error: a page over
  * `maxStateBytes` is refused before it is sent (so no RPC nears workerd's 32 MiB argument limit), and the key's
  * list is emptied in both places; a store that refuses or fails (its own bound on the whole list, the RPC limit,
- * a Durable Object error) drops the key's list from the cache, so nothing half-written serves a call.
+ * a Durable Object error) drops the key's list from the cache, so nothing half-written serves a call. With `later`
+ * the store is written after the response: a list of 10,000 tools costs its Durable Object ~100-150 ms of rows and
+ * RPC, which the client no longer waits for; the page bound above still refuses at once.
  */
-export function withToolCache(store: SessionStore, cache: ToolCache, key: ListKey, maxBytes = maxStateBytes): SessionStore {
+export function withToolCache(store: SessionStore, cache: ToolCache, key: ListKey, maxBytes = maxStateBytes, later?: Later): SessionStore {
   const failed = (error: unknown): GatewayStateError =>
     isStateTooLarge(error)
       ? new GatewayStateError('state_too_large', `the gateway cannot keep this tool list: ${(error as Error).message.slice(17)}`)
@@ -31,14 +36,17 @@ export function withToolCache(store: SessionStore, cache: ToolCache, key: ListKe
           `the gateway cannot keep this tool list: its tools would take ${bytes} bytes of session state: over ${maxBytes}`,
         );
       }
-      try {
-        await store.putTools(cache.remember(key, tools, page), page);
-      } catch (error) {
+      const remembered = cache.remember(key, tools, page);
+      const write = store.putTools(remembered, page).catch(async (error: unknown) => {
         cache.forget(key);
         // The store refused the list as a whole (its pages add up past the bound): make sure it keeps none of it.
         if (isStateTooLarge(error)) await store.putTools([], { first: true }).catch(() => undefined);
         throw failed(error);
-      }
+      });
+      if (later === undefined) return write;
+      // This isolate answers from its cache at once; the Durable Object is written after the response. Should that
+      // write fail, the cache forgets the list (above), so the next call lists again: never a call on half a list.
+      later(write.catch(() => undefined));
     },
     async getTool(name: string): Promise<StoredTool | undefined> {
       const cached = cache.own(key, name);

@@ -208,6 +208,90 @@ describe('state per key: maxStateBytes', () => {
   });
 });
 
+describe('the Durable Object written after the response (`later`, workerd ctx.waitUntil)', () => {
+  /** A store whose tool writes wait until `release()`, or fail with `fail`; it records what reached it. */
+  function slowStore(fail?: Error) {
+    const inner = createMemorySessionStores({ maxBytes: 64 * mib })('scope:s');
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const written: number[] = [];
+    const store: SessionStore = {
+      ...inner,
+      putTools: async (tools, page) => {
+        await released;
+        if (fail !== undefined && tools.length > 0) throw fail;
+        written.push(tools.length);
+        await inner.putTools(tools, page);
+      },
+    };
+    return { store, release, written };
+  }
+
+  function deferringGateway(store: SessionStore, tools: () => readonly unknown[]) {
+    const { fetch: upstream, seen } = createListUpstream(tools);
+    const work: Promise<unknown>[] = [];
+    const gateway = createMcpGateway({
+      engine: createEngine(),
+      upstreamUrl,
+      sessions: () => store,
+      toolCache: createToolCache({ maxBytes: 64 * mib }),
+      outputPolicy: 'warn',
+      fetch: upstream,
+      // Raised, so that a list reaches the state's own bound (below).
+      upstreamMaxBytes: 32 * mib,
+    });
+    const deferring = (request: Request) => gateway(request, (promise) => void work.push(promise));
+    const send = async (message: Record<string, unknown>): Promise<Answer> => {
+      const response = await postInSession(deferring, 'session-1', message, 7);
+      return { status: response.status, body: (await response.json()) as Answer['body'] };
+    };
+    return { send, seen, work };
+  }
+
+  const typed = { name: 'count', inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } };
+
+  it('answers the list before the store is written, and checks calls from the isolate cache meanwhile', async () => {
+    const { store, release, written } = slowStore();
+    const { send, seen, work } = deferringGateway(store, () => [typed]);
+    const list = await send({ method: 'tools/list' });
+    assert.equal(list.body.result?.tools?.length, 1);
+    assert.deepEqual(written, [], 'the store is still waiting');
+    assert.equal(work.length, 1);
+    const wrong = await send({ method: 'tools/call', params: { name: 'count', arguments: { n: 'one' } } });
+    assert.equal(wrong.body.error?.data?.code, 'invalid_arguments');
+    assert.equal(seen.calls.length, 0);
+    assert.equal(seen.lists, 1, 'the call was checked without listing again');
+    release();
+    await Promise.all(work);
+    assert.deepEqual(written, [1]);
+    assert.equal((await store.getTool('count'))?.verdict.status, 'accepted');
+  });
+
+  it('forgets the list when the late write fails, so the next call lists again instead of trusting half a state', async () => {
+    const { store, release } = slowStore(new Error("state_too_large: this state key's tools would take 9 bytes: over 8"));
+    const { send, seen, work } = deferringGateway(store, () => [typed]);
+    assert.equal((await send({ method: 'tools/list' })).body.result?.tools?.length, 1);
+    release();
+    await Promise.all(work);
+    const lists = seen.lists;
+    const call = await send({ method: 'tools/call', params: { name: 'count', arguments: { n: 'one' } } });
+    assert.equal(seen.lists, lists + 1, 'the call listed again');
+    assert.equal(seen.calls.length, 0);
+    assert.ok(call.body.error !== undefined);
+  });
+
+  it('still refuses a page over the state bound at once, before anything is deferred', async () => {
+    const { store, release } = slowStore();
+    release();
+    const { send, work } = deferringGateway(store, () => bulkyTools(50));
+    const answer = await send({ method: 'tools/list' });
+    assert.equal(answer.body.error?.data?.code, 'state_too_large');
+    assert.equal(work.length, 0);
+  });
+});
+
 describe('tool names: at most 128 characters', () => {
   it('refuses a longer name invalid_tool, quoting only 60 characters of it', async () => {
     const engine = createEngine();
