@@ -1,4 +1,5 @@
 import type { SpawnWorker, WorkerHandle } from './worker-handle.ts';
+import { browserWorkerErrorReason } from './worker-start-failure.ts';
 
 export interface SpawnBrowserWorkerOptions {
   /**
@@ -18,12 +19,18 @@ export function spawnBrowserWorker(url?: URL | string, options: SpawnBrowserWork
   return (): WorkerHandle => {
     const worker =
       url === undefined ? new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }) : new Worker(url, { type: 'module' });
+    // Not a second `new URL('./worker.js', import.meta.url)`: bundlers would emit the script again as an asset.
+    const script =
+      url === undefined
+        ? resolved('./worker.js', import.meta.url)
+        : resolved(url, globalThis.document?.baseURI ?? globalThis.location?.href);
     let done = false;
     const listeners: ((reason: string) => void)[] = [];
-    worker.addEventListener('error', (event) => {
+    worker.addEventListener('error', (event: Event) => {
       if (done) return;
       done = true;
-      for (const listener of listeners) listener(`worker error: ${event.message ?? 'unknown'}`);
+      const message = (event as Partial<ErrorEvent>).message;
+      for (const listener of listeners) listener(browserWorkerErrorReason(script, message));
     });
     return {
       endpoint: worker,
@@ -41,4 +48,13 @@ export function spawnBrowserWorker(url?: URL | string, options: SpawnBrowserWork
       setBusy: () => undefined,
     };
   };
+}
+
+/** The script's absolute URL as `new Worker` resolves it (a page: against the document's base URL): where the browser looked. */
+function resolved(url: URL | string, base: string | undefined): string {
+  try {
+    return new URL(url, base).href;
+  } catch {
+    return String(url);
+  }
 }

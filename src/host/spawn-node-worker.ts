@@ -1,6 +1,8 @@
+import { fileURLToPath } from 'node:url';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { nodeEndpoint } from './node-endpoint.ts';
 import type { SpawnWorker, WorkerHandle } from './worker-handle.ts';
+import { nodeWorkerErrorReason } from './worker-start-failure.ts';
 
 /** Set by the CLI bundle (esbuild `define`): its worker script, relative to the bundle. */
 declare const __SCHEMAVAL_NODE_WORKER__: string | undefined;
@@ -48,6 +50,8 @@ export const defaultIdleSpinMicros = 50;
 /** Spawns the engine in a Node `worker_threads` worker running compiled JavaScript (tsx only from the sources). */
 export function spawnNodeWorker(options: SpawnNodeWorkerOptions = {}): SpawnWorker {
   const entry = options.entry ?? defaultNodeWorkerEntry();
+  // How Node names the entry when it cannot find it: a path (a string entry is one already).
+  const script = typeof entry === 'string' ? entry : entry.protocol === 'file:' ? fileURLToPath(entry) : entry.href;
   return (): WorkerHandle => {
     const worker = new Worker(entry, {
       resourceLimits: options.resourceLimits ?? { maxOldGenerationSizeMb: 256 },
@@ -63,7 +67,7 @@ export function spawnNodeWorker(options: SpawnNodeWorkerOptions = {}): SpawnWork
       crashed = true;
       for (const listener of listeners) listener(reason);
     };
-    worker.on('error', (error) => crash(`worker error: ${error.message}`));
+    worker.on('error', (error) => crash(nodeWorkerErrorReason(script, error)));
     worker.on('exit', (code) => crash(`worker exited with code ${code}`));
     return {
       endpoint: nodeEndpoint(worker),
