@@ -36,6 +36,14 @@ function instances(): { valid: unknown; invalid: unknown } {
   return { valid: { resources, settings, dryRun: true }, invalid: { resources: wrong, settings, dryRun: 'no' } };
 }
 
+/** The eight good resources with one leaf wrong (the fourth resource's size past its maximum): one issue to explain. */
+export function oneWrongLeaf(): unknown {
+  const { valid } = instances();
+  const copy = structuredClone(valid) as { resources: Record<string, unknown>[] };
+  (copy.resources[3] as Record<string, unknown>).size = 4096;
+  return copy;
+}
+
 function realFixture(name: string, schema: Record<string, unknown>): BenchSchema {
   const bytes = JSON.stringify(schema).length;
   return {

@@ -1,0 +1,111 @@
+// Section 12i: bytes. What the demo page downloads (its host bundle and its validation worker, gzip as a CDN would
+// serve them) and what the npm tarball unpacks to (`npm pack --dry-run` of dist/ as last built: a rebuild empties
+// dist/ first, which other processes of a shared tree may be reading; it is built only when missing).
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { buildAll } from '../scripts/build.mjs';
+import { buildPage } from '../scripts/build-page.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+export interface Bytes {
+  /** gzip bytes of each page asset. */
+  readonly page: Readonly<Record<string, number>>;
+  /** main.js + worker.js, gzip. */
+  readonly hostAndWorker: number;
+  /** The same two entries minified (what a production build could serve), gzip, and their three largest inputs. */
+  readonly minified: { readonly hostAndWorker: number; readonly largest: readonly string[] };
+  readonly tarball?: {
+    readonly packed: number;
+    readonly unpacked: number;
+    readonly maps: number;
+    readonly files: number;
+    /** When dist/ was built. */
+    readonly builtAt: string;
+  };
+  readonly tarballError?: string;
+}
+
+const pageAssets = ['main.js', 'worker.js', 'index.html', 'styles.css'];
+
+/** Builds the page (and dist/ if missing), then weighs both; a failed build or pack is reported, not thrown. */
+export async function measureBytes(): Promise<Bytes> {
+  await buildPage({ quiet: true });
+  const page: Record<string, number> = {};
+  for (const name of pageAssets) page[name] = gzipSync(readFileSync(`${root}edge/public/${name}`)).length;
+  const hostAndWorker = (page['main.js'] ?? 0) + (page['worker.js'] ?? 0);
+  const minified = await minifiedPage();
+  try {
+    if (!existsSync(`${root}dist/src/index.js`)) await buildAll();
+    const builtAt = statSync(`${root}dist/src/index.js`).mtime.toISOString().slice(0, 16).replace('T', ' ');
+    // --ignore-scripts: prepack would build again.
+    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const [pack] = JSON.parse(out) as { size: number; unpackedSize: number; files: { path: string; size: number }[] }[];
+    if (pack === undefined) throw new Error('npm pack printed nothing');
+    const maps = pack.files.filter((file) => file.path.endsWith('.map')).reduce((sum, file) => sum + file.size, 0);
+    return {
+      page,
+      hostAndWorker,
+      minified,
+      tarball: { packed: pack.size, unpacked: pack.unpackedSize, maps, files: pack.files.length, builtAt },
+    };
+  } catch (error) {
+    return { page, hostAndWorker, minified, tarballError: String(error instanceof Error ? error.message : error).split('\n')[0] };
+  }
+}
+
+/** scripts/build-page.mjs's entries with minify on, in memory; inputs grouped by package or source folder. */
+async function minifiedPage(): Promise<Bytes['minified']> {
+  const { outputFiles, metafile } = await build({
+    absWorkingDir: root,
+    entryPoints: { main: 'src/ui/main.ts', worker: 'src/worker/browser-entry.ts' },
+    outdir: `${root}.cache/bench-page`,
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'chrome120',
+    minify: true,
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const hostAndWorker = outputFiles
+    .filter((file) => file.path.endsWith('.js'))
+    .reduce((sum, file) => sum + gzipSync(file.contents).length, 0);
+  const groups = new Map<string, number>();
+  for (const output of Object.values(metafile.outputs)) {
+    for (const [path, input] of Object.entries(output.inputs)) {
+      const group = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? path.replace(/\/[^/]*$/, '');
+      groups.set(group, (groups.get(group) ?? 0) + input.bytesInOutput);
+    }
+  }
+  const largest = [...groups]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5)
+    .map(([group, size]) => `${group} ${kb(size)}`);
+  return { hostAndWorker, largest };
+}
+
+const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
+const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(2)} MB`;
+
+export function bytesLines(bytes: Bytes): string[] {
+  const assets = Object.entries(bytes.page)
+    .map(([name, size]) => `${name} ${kb(size)}`)
+    .join(', ');
+  return [
+    `page as scripts/build-page.mjs builds it (unminified), gzip: ${assets}; host + worker ${kb(bytes.hostAndWorker)}`,
+    `  minified, gzip: host + worker ${kb(bytes.minified.hostAndWorker)}; largest inputs (minified, raw): ${bytes.minified.largest.join(', ')}`,
+    bytes.tarball
+      ? `tarball: ${mb(bytes.tarball.packed)} packed, ${mb(bytes.tarball.unpacked)} unpacked, ${bytes.tarball.files} files, ` +
+        `of which source maps ${mb(bytes.tarball.maps)} (dist/ built ${bytes.tarball.builtAt} UTC)`
+      : `tarball: not measured (${bytes.tarballError})`,
+  ];
+}
