@@ -40,4 +40,14 @@ export async function buildPage({ quiet = false } = {}) {
   if (!quiet) console.log(`page built into edge/public in ${Math.round(performance.now() - started)} ms`);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await buildPage();
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { scriptArgs } = await import('./script-args.mjs');
+  scriptArgs({
+    command: 'npm run build:page',
+    usage: `usage: npm run build:page   (node scripts/build-page.mjs; npm start and npm run edge run it too)
+  Bundles the demo page and the validation Web Worker into edge/public; unchanged files are left alone.
+  -h, --help  this help`,
+    options: {},
+  });
+  await buildPage();
+}

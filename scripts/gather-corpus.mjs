@@ -12,8 +12,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { scriptArgs } from './script-args.mjs';
 
 const help = `usage: node scripts/gather-corpus.mjs [--only NAME]... [--scratch DIR] [--date YYYY-MM-DD] [--timeout MS] [--dry-run]
 
@@ -272,20 +272,17 @@ function licencesMarkdown(entries) {
 }
 
 async function main() {
-  const { values } = parseArgs({
+  const { values } = scriptArgs({
+    command: 'node scripts/gather-corpus.mjs',
+    usage: help,
     options: {
       only: { type: 'string', multiple: true },
       scratch: { type: 'string', default: '/tmp/corpus' },
       date: { type: 'string', default: new Date().toISOString().slice(0, 10) },
       timeout: { type: 'string', default: '20000' },
       'dry-run': { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
     },
   });
-  if (values.help) {
-    process.stdout.write(help);
-    return 0;
-  }
   const scratch = resolve(values.scratch);
   const timeoutMs = Number(values.timeout);
   const chosen = values.only ? PACKAGES.filter((p) => values.only.includes(p.name)) : PACKAGES;

@@ -1,17 +1,25 @@
 // `npm run screenshots`: regenerates docs/images/*.png on purpose (the e2e tests never write there). Starts the
 // demo like `npm start` on free ports, drives Chromium (CHROMIUM_PATH, default /usr/bin/chromium) through each
-// page state, writes one PNG per state, and stops the demo. Options: --only NAME[,NAME] (e.g. --only tools,result).
+// page state, writes one PNG per state, and stops the demo. Options: `usage` below.
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
+import { scriptArgs } from './script-args.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = `${root}docs/images`;
 const host = '127.0.0.1';
-const { values } = parseArgs({ options: { only: { type: 'string' } } });
+const { values } = scriptArgs({
+  command: 'npm run screenshots',
+  usage: `usage: npm run screenshots -- [--only NAME[,NAME]]
+  Starts the demo on free ports (SCHEMAVAL_INSPECTOR_PORT moves its inspector), drives Chromium (CHROMIUM_PATH,
+  default /usr/bin/chromium) and writes docs/images/NAME.png for each picture.
+  --only NAMES  only these pictures, comma-separated: tools, form-error, result, elicitation, redos, narrow
+  -h, --help    this help`,
+  options: { only: { type: 'string' } },
+});
 const only = values.only === undefined ? undefined : new Set(values.only.split(','));
 
 const freePort = () =>
@@ -88,6 +96,12 @@ const shots = [
     },
   },
 ];
+
+const unknown = [...(only ?? [])].filter((name) => !shots.some((shot) => shot.name === name));
+if (unknown.length > 0) {
+  console.error(`npm run screenshots: no picture named ${unknown.join(', ')} (npm run screenshots -- --help lists them)`);
+  process.exit(2);
+}
 
 async function select(page, name) {
   await page.getByTestId(`tool-${name}`).getByRole('button').click();

@@ -25,7 +25,7 @@ export function readScriptArgs(args, { options, allowPositionals = false }) {
     if (option.type === 'boolean' && token.value !== undefined) return { kind: 'error', message: `${token.rawName} takes no value` };
   }
   const { values, positionals } = parseArgs({ args, options: all, strict: true, allowPositionals });
-  return { kind: 'run', values, positionals };
+  return { kind: 'run', values: { ...values }, positionals }; // a plain object: parseArgs' has no prototype
 }
 
 /**
