@@ -1,36 +1,51 @@
-// `npm run edge -- [--port 8787] [--var KEY:VALUE ...] [--persist-to DIR]`: the edge Worker under `wrangler dev`, local and offline,
-// on 127.0.0.1 only. Stops wrangler (and with it workerd) on Ctrl-C or SIGTERM.
+// `npm run edge -- [options]` (`usage` below): the edge Worker under `wrangler dev`, local and offline, on 127.0.0.1
+// only. Stops wrangler (and with it workerd) on Ctrl-C or SIGTERM. npm start and the wrangler tests run it too.
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { scriptArgs } from '../scripts/script-args.mjs';
 
 const edge = dirname(fileURLToPath(import.meta.url));
 const root = dirname(edge);
 const host = '127.0.0.1';
 
-const { values } = parseArgs({
+const usage = `usage: npm run edge -- [--port 8787] [--var KEY:VALUE ...] [--persist-to DIR] [--inspector-port N]
+  --port N            where the Worker answers (default 8787)
+  --var KEY:VALUE     a Worker variable, e.g. --var CORS_ORIGINS:http://localhost:5173 (repeatable)
+  --persist-to DIR    where the local Durable Object state is kept (default: edge/.wrangler/state)
+  --inspector-port N  wrangler's inspector; 0 picks any free port. Default: SCHEMAVAL_INSPECTOR_PORT if set,
+                      else port + 1000, or any free port when that one is taken
+  -h, --help          this help`;
+const { values } = scriptArgs({
+  command: 'npm run edge',
+  usage,
   options: {
     port: { type: 'string', default: '8787' },
     var: { type: 'string', multiple: true, default: [] },
     'persist-to': { type: 'string' },
-    help: { type: 'boolean', default: false },
+    'inspector-port': { type: 'string' },
   },
-  strict: true,
 });
-if (values.help) {
-  console.log(
-    'usage: npm run edge -- [--port 8787] [--var KEY:VALUE ...] [--persist-to DIR]   (e.g. --var CORS_ORIGINS:http://localhost:5173)\n' +
-      '  --persist-to DIR  where the local Durable Object state is kept (default: edge/.wrangler/state)',
-  );
-  process.exit(0);
-}
-const port = Number(values.port);
-if (!Number.isInteger(port) || port < 1 || port > 65535) {
+
+/** A TCP port from text, or undefined when it is not one (0 only where `zero` allows it). */
+const portOf = (text, zero) => {
+  const candidate = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  return candidate <= 65535 && (zero ? candidate >= 0 : candidate >= 1) ? candidate : undefined;
+};
+const port = portOf(values.port, false);
+if (port === undefined) {
   console.error(`--port wants a TCP port, got ${JSON.stringify(values.port)}`);
+  process.exit(2);
+}
+// The flag wins over the environment, so one checkout can set SCHEMAVAL_INSPECTOR_PORT and still override it once.
+const inspectorSetting = values['inspector-port'] ?? process.env.SCHEMAVAL_INSPECTOR_PORT;
+const inspectorSource = values['inspector-port'] === undefined ? 'SCHEMAVAL_INSPECTOR_PORT' : '--inspector-port';
+const askedInspector = inspectorSetting === undefined || inspectorSetting === '' ? undefined : portOf(inspectorSetting, true);
+if (inspectorSetting !== undefined && inspectorSetting !== '' && askedInspector === undefined) {
+  console.error(`${inspectorSource} wants a TCP port (0: any free), got ${JSON.stringify(inspectorSetting)}`);
   process.exit(2);
 }
 for (const entry of values.var) {
@@ -64,8 +79,23 @@ if (!(await isFree(port))) {
   process.exit(1);
 }
 
-// Port + 1000 keeps the inspector predictable; never the default 9229, which another debugger may hold.
-const inspectorPort = port + 1000 <= 65535 && (await isFree(port + 1000)) ? port + 1000 : await anyFreePort();
+if (askedInspector !== undefined && askedInspector !== 0) {
+  const why = askedInspector === port ? 'it is --port itself' : (await isFree(askedInspector)) ? undefined : 'it is already in use';
+  if (why !== undefined) {
+    console.error(
+      `cannot put the inspector on ${host}:${askedInspector} (${inspectorSource}): ${why}; pick another, or 0 for any free port`,
+    );
+    process.exit(1);
+  }
+}
+// Unset, port + 1000 keeps the inspector predictable, and any free port stands in when another process holds that one;
+// never the default 9229, which another debugger may hold. 0 asks the OS (two test runs on one machine never collide).
+const inspectorPort =
+  askedInspector !== undefined && askedInspector !== 0
+    ? askedInspector
+    : askedInspector === undefined && port + 1000 <= 65535 && (await isFree(port + 1000))
+      ? port + 1000
+      : await anyFreePort();
 
 mkdirSync(join(root, '.cache', 'xdg'), { recursive: true });
 const env = {

@@ -1,24 +1,32 @@
 // `npm start`: the demo upstream MCP server and the edge (wrangler dev, real workerd) with the page, on 127.0.0.1.
-// Prints the URL once our edge answers on that port (a port in use: exit 1); Ctrl-C stops both. Options: --port N
-// (edge, default 8787), --upstream-port N (default any free), --allow URL (repeatable, or comma-separated): further
-// MCP servers the page may connect to (ALLOWED_UPSTREAMS).
+// Prints the URL once our edge answers on that port (a port in use: exit 1); Ctrl-C stops both. Options: `usage` below.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { register } from 'tsx/esm/api';
 import { buildPage } from './build-page.mjs';
+import { scriptArgs } from './script-args.mjs';
 
-register();
-const { startDemoServer } = await import('../examples/demo-server.ts');
-
-const { values } = parseArgs({
+const usage = `usage: npm start -- [--port 8787] [--upstream-port N] [--allow URL ...] [--inspector-port N]
+  --port N            the edge and the page (default 8787)
+  --upstream-port N   the demo MCP server (default: any free port)
+  --allow URL         a further MCP server the page may connect to (repeatable, or comma-separated)
+  --inspector-port N  wrangler's inspector (default: SCHEMAVAL_INSPECTOR_PORT, else port + 1000 or any free; 0: any free)
+  -h, --help          this help`;
+// Arguments first: --help and a mistake answer before tsx or the page bundle load.
+const { values } = scriptArgs({
+  command: 'npm start',
+  usage,
   options: {
     port: { type: 'string', default: '8787' },
     'upstream-port': { type: 'string', default: '0' },
     allow: { type: 'string', multiple: true, default: [] },
+    'inspector-port': { type: 'string' },
   },
 });
+
+register();
+const { startDemoServer } = await import('../examples/demo-server.ts');
 const port = Number(values.port);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const host = '127.0.0.1';
@@ -34,9 +42,10 @@ const busy = (candidate) =>
 for (const [flag, text] of [
   ['--port', values.port],
   ['--upstream-port', values['upstream-port']],
+  ...(values['inspector-port'] === undefined ? [] : [['--inspector-port', values['inspector-port']]]),
 ]) {
   const candidate = Number(text);
-  if (!Number.isInteger(candidate) || candidate < 0 || candidate > 65535 || (flag === '--port' && candidate === 0)) {
+  if (!/^\d+$/.test(text) || candidate > 65535 || (flag === '--port' && candidate === 0)) {
     console.error(`${flag} wants a TCP port, got ${JSON.stringify(text)}`);
     process.exit(2);
   }
@@ -55,7 +64,15 @@ console.log(`demo MCP server on ${upstream.url}`);
 // The demo server is the default upstream and heads the allow-list; --allow adds the servers the page may name.
 const allowed = [upstream.url, ...values.allow.flatMap((entry) => entry.split(',')).map((entry) => entry.trim())].filter(Boolean);
 if (allowed.length > 1) console.log(`the page may also connect to: ${allowed.slice(1).join(', ')}`);
-const edgeArgs = ['--port', String(port), '--var', `UPSTREAM_MCP_URL:${upstream.url}`, '--var', `ALLOWED_UPSTREAMS:${allowed.join(',')}`];
+const edgeArgs = [
+  '--port',
+  String(port),
+  ...(values['inspector-port'] === undefined ? [] : ['--inspector-port', values['inspector-port']]),
+  '--var',
+  `UPSTREAM_MCP_URL:${upstream.url}`,
+  '--var',
+  `ALLOWED_UPSTREAMS:${allowed.join(',')}`,
+];
 const startEdge = () => {
   const child = spawn(process.execPath, [`${root}edge/dev.mjs`, ...edgeArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
   child.stdout.on('data', () => undefined); // wrangler's own banner stays out of the way

@@ -33,10 +33,12 @@ export async function startWranglerDev(vars: Record<string, string> = {}, timeou
   const { buildPage } = (await import('../../../scripts/build-page.mjs')) as { buildPage: (o?: { quiet?: boolean }) => Promise<void> };
   await buildPage({ quiet: true });
   const port = await freePort();
-  // Through edge/dev.mjs (`npm run edge`): the same offline settings, inspector port and shutdown as a user gets.
+  // Through edge/dev.mjs (`npm run edge`): the same offline settings and shutdown as a user gets. The inspector goes
+  // on any free port (0; dev.mjs prints the one it took, see inspectorPort in worker-heap.ts), so parallel test files
+  // and two checkouts' test runs never meet on port + 1000.
   // Each run keeps its Durable Object state in a folder of its own, removed on stop: runs never share or pile up state.
   const state = mkdtempSync(join(tmpdir(), 'schemaval-wrangler-'));
-  const args = [devScript, '--port', String(port), '--persist-to', state];
+  const args = [devScript, '--port', String(port), '--inspector-port', '0', '--persist-to', state];
   for (const [key, value] of Object.entries(vars)) args.push('--var', `${key}:${value}`);
   const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
