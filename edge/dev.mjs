@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withoutBrokenPipes } from '../scripts/disconnect-noise.mjs';
 import { scriptArgs } from '../scripts/script-args.mjs';
 
 const edge = dirname(fileURLToPath(import.meta.url));
@@ -18,6 +19,8 @@ const usage = `usage: npm run edge -- [--port 8787] [--var KEY:VALUE ...] [--per
   --persist-to DIR    where the local Durable Object state is kept (default: edge/.wrangler/state)
   --inspector-port N  wrangler's inspector; 0 picks any free port. Default: SCHEMAVAL_INSPECTOR_PORT if set,
                       else port + 1000, or any free port when that one is taken
+  --raw-output        forward wrangler's output unfiltered (by default workerd's harmless "Broken pipe" error for
+                      a client that went away is left out; see scripts/disconnect-noise.mjs)
   -h, --help          this help`;
 const { values } = scriptArgs({
   command: 'npm run edge',
@@ -27,6 +30,7 @@ const { values } = scriptArgs({
     var: { type: 'string', multiple: true, default: [] },
     'persist-to': { type: 'string' },
     'inspector-port': { type: 'string' },
+    'raw-output': { type: 'boolean', default: false },
   },
 });
 
@@ -104,6 +108,8 @@ const env = {
   WRANGLER_SEND_METRICS: 'false', // no telemetry (must be "true" or "false", never empty)
   CLOUDFLARE_CF_FETCH_ENABLED: 'false', // do not fetch Request.cf from the internet
   XDG_CONFIG_HOME: join(root, '.cache', 'xdg'), // wrangler's config and logs stay in the checkout
+  // Its output reaches the terminal through a pipe (below): keep wrangler's colours when that is a terminal.
+  ...(process.stdout.isTTY && process.env.NO_COLOR === undefined ? { FORCE_COLOR: '1' } : {}),
 };
 
 // The wrangler launcher itself (not npx): it forwards SIGINT/SIGTERM to its CLI, which shuts workerd down.
@@ -122,7 +128,14 @@ const args = [
   ...values.var.flatMap((entry) => ['--var', entry]),
   ...(values['persist-to'] === undefined ? [] : ['--persist-to', values['persist-to']]),
 ];
-const wrangler = spawn(process.execPath, args, { cwd: edge, env, stdio: ['ignore', 'inherit', 'inherit'] });
+const wrangler = spawn(process.execPath, args, { cwd: edge, env, stdio: ['ignore', 'pipe', 'pipe'] });
+// Through the broken-pipe filter (scripts/disconnect-noise.mjs), unless asked for everything.
+const forward = (from, to) => (values['raw-output'] ? from : from.pipe(withoutBrokenPipes())).pipe(to);
+forward(wrangler.stdout, process.stdout);
+forward(wrangler.stderr, process.stderr);
+// A reader that went away (EPIPE) is no reason to crash with wrangler still running: it is stopped as usual.
+process.stdout.on('error', () => undefined);
+process.stderr.on('error', () => undefined);
 
 const url = `http://${host}:${port}`;
 console.log(`schemaval edge: starting wrangler dev on ${url} (inspector ${host}:${inspectorPort})`);
@@ -140,7 +153,11 @@ process.on('SIGTERM', () => stop('SIGTERM'));
 // `kill <npm pid>` ends npm and its shell but signals nobody below them: stop once orphaned, too.
 const parent = process.ppid;
 setInterval(() => process.ppid !== parent && stop('SIGTERM'), 1000).unref();
-wrangler.on('exit', (code, signal) => process.exit(stopping ? 0 : (code ?? (signal ? 1 : 0))));
+// On 'close', once wrangler's last lines have passed through the pipes; at most 2 s after 'exit', should a
+// workerd that outlives it hold them open.
+const finish = (code, signal) => setImmediate(() => process.exit(stopping ? 0 : (code ?? (signal ? 1 : 0))));
+wrangler.on('close', finish);
+wrangler.on('exit', (code, signal) => setTimeout(() => finish(code, signal), 2000).unref());
 
 // Say where to go once the Worker actually answers.
 for (let i = 0; i < 240 && !stopping && wrangler.exitCode === null; i++) {

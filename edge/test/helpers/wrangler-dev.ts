@@ -35,10 +35,10 @@ export async function startWranglerDev(vars: Record<string, string> = {}, timeou
   const port = await freePort();
   // Through edge/dev.mjs (`npm run edge`): the same offline settings and shutdown as a user gets. The inspector goes
   // on any free port (0; dev.mjs prints the one it took, see inspectorPort in worker-heap.ts), so parallel test files
-  // and two checkouts' test runs never meet on port + 1000.
+  // and two checkouts' test runs never meet on port + 1000; --raw-output keeps every line wrangler prints in log().
   // Each run keeps its Durable Object state in a folder of its own, removed on stop: runs never share or pile up state.
   const state = mkdtempSync(join(tmpdir(), 'schemaval-wrangler-'));
-  const args = [devScript, '--port', String(port), '--inspector-port', '0', '--persist-to', state];
+  const args = [devScript, '--port', String(port), '--inspector-port', '0', '--raw-output', '--persist-to', state];
   for (const [key, value] of Object.entries(vars)) args.push('--var', `${key}:${value}`);
   const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
