@@ -19,6 +19,7 @@ const usage = `usage: npm run edge -- [--port 8787] [--var KEY:VALUE ...] [--per
   --persist-to DIR    where the local Durable Object state is kept (default: edge/.wrangler/state)
   --inspector-port N  wrangler's inspector; 0 picks any free port. Default: SCHEMAVAL_INSPECTOR_PORT if set,
                       else port + 1000, or any free port when that one is taken
+  --build-page        bundle the demo page into edge/public first (what npm run edge does)
   --raw-output        forward wrangler's output unfiltered (by default workerd's harmless "Broken pipe" error for
                       a client that went away is left out; see scripts/disconnect-noise.mjs)
   -h, --help          this help`;
@@ -30,6 +31,7 @@ const { values } = scriptArgs({
     var: { type: 'string', multiple: true, default: [] },
     'persist-to': { type: 'string' },
     'inspector-port': { type: 'string' },
+    'build-page': { type: 'boolean', default: false },
     'raw-output': { type: 'boolean', default: false },
   },
 });
@@ -58,6 +60,10 @@ for (const entry of values.var) {
     process.exit(2);
   }
 }
+
+// Here rather than before this script in package.json, so --help and a mistake answer without a page build first;
+// before the ports are looked at, so none chosen free can be taken during the build.
+if (values['build-page']) await (await import('../scripts/build-page.mjs')).buildPage();
 
 /** True when nothing listens on 127.0.0.1:port. */
 const isFree = (candidate) =>
