@@ -21,7 +21,12 @@ test('an elicitation is a form: a wrong answer is blocked, a right one reaches t
   // A wrong answer is blocked in the form.
   await answer.getByTestId('field-name').fill('Ada');
   await answer.getByTestId('field-email').fill('ada-at-example');
-  await expect(answer.getByTestId('error-email')).toHaveText('$.email: "ada-at-example" is not a valid email');
+  // In words under the label; the engine's path and sentence stay on the line for developers.
+  await expect(answer.getByTestId('error-email')).toHaveText('Email: a valid email');
+  await expect(answer.getByTestId('error-email').getByTestId('field-issue')).toHaveAttribute(
+    'title',
+    '$.email: "ada-at-example" is not a valid email',
+  );
   await expect(answer).toHaveAttribute('data-validation', 'invalid');
   await expect(send).toBeDisabled();
   // Only the edited fields speak up: the name is fine, the untouched age is optional.

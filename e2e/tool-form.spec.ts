@@ -1,6 +1,6 @@
 import { expect, expectAccessible, openDemo, received, selectTool, test } from './demo-page.ts';
 
-test('a wrong value shows the path-qualified error and keeps Call disabled; a right one calls the tool', async ({ page }) => {
+test('a wrong value shows its error in words under the label and keeps Call disabled; a right one calls the tool', async ({ page }) => {
   const before = (await received()).calls.length;
   await openDemo(page);
   const form = await selectTool(page, 'get_weather');
@@ -18,13 +18,18 @@ test('a wrong value shows the path-qualified error and keeps Call disabled; a ri
 
   // Sending (Enter in a field) shows every issue, focuses the first field that has one, and sends nothing.
   await form.getByTestId('field-days').press('Enter');
-  await expect(form.getByTestId('error-city')).toHaveText(/^\$\.city: /);
+  await expect(form.getByTestId('error-city')).toHaveText('City: at least 1 character');
+  // The engine's path and sentence stay on the line for developers (data-path, tooltip).
+  const cityIssue = form.getByTestId('error-city').getByTestId('field-issue');
+  await expect(cityIssue).toHaveAttribute('data-path', '$.city');
+  await expect(cityIssue).toHaveAttribute('title', '$.city: got 0 characters, want at least 1');
   await expect(form.getByTestId('field-city')).toBeFocused();
   await expect(form.getByTestId('validation-status')).toHaveText('1 problem.');
 
   await form.getByTestId('field-city').fill('Oslo');
   await form.getByTestId('field-days').fill('12');
-  await expect(form.getByTestId('error-days')).toHaveText('$.days: got 12, want at most 10');
+  await expect(form.getByTestId('error-days')).toHaveText('Days: at most 10');
+  await expect(form.getByTestId('error-days').getByTestId('field-issue')).toHaveAttribute('title', '$.days: got 12, want at most 10');
   await expect(form.getByTestId('error-city')).toBeHidden();
   await expect(form).toHaveAttribute('data-validation', 'invalid');
   await expect(call).toBeDisabled();

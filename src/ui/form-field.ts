@@ -9,13 +9,25 @@ export type FieldValue =
   | { readonly kind: 'value'; readonly value: unknown }
   | { readonly kind: 'unreadable'; readonly message: string };
 
+/** One line under a field: words for the person, and the engine's path and sentence for developers. */
+export interface FieldMessage {
+  /** `City: at least 1 character`. */
+  readonly text: string;
+  /** The issue's path, `$.city` (kept in `data-path`). */
+  readonly path: string;
+  /** The engine's own line, `$.city: got 0 characters, want at least 1` (the line's tooltip). */
+  readonly detail: string;
+}
+
 /** One form control generated from a property's schema. */
 export interface FormField {
   readonly name: string;
+  /** What the field's label says: the property's `title`, else its name. */
+  readonly label: string;
   readonly element: HTMLElement;
   read(): FieldValue;
   /** Shows issue lines under the control (none: clears them). */
-  showMessages(lines: readonly string[]): void;
+  showMessages(lines: readonly FieldMessage[]): void;
   /** Whether the person has changed this field (its issues are shown from then on). */
   readonly edited: boolean;
   /** Moves keyboard focus to the field's (first) control. */
@@ -203,6 +215,7 @@ export function createFormField(name: string, propertySchema: unknown, options: 
 
   return {
     name,
+    label: title,
     element,
     get edited() {
       return edited;
@@ -211,7 +224,11 @@ export function createFormField(name: string, propertySchema: unknown, options: 
     read: () => read(),
     showMessages(lines) {
       error.hidden = lines.length === 0;
-      error.textContent = lines.join('\n');
+      error.replaceChildren(
+        ...lines.map((line) =>
+          h('span', { class: 'issue', 'data-path': line.path, 'data-testid': 'field-issue', title: line.detail }, line.text),
+        ),
+      );
       for (const control of controls) control.setAttribute('aria-invalid', String(lines.length > 0));
     },
   };

@@ -2,7 +2,8 @@ import { isJsonObject } from '../engine/json/index.ts';
 import type { Issue } from '../protocol/issue.ts';
 import { h } from './dom.ts';
 import { fieldPath, isUnder } from './field-path.ts';
-import { createFormField, type FormField } from './form-field.ts';
+import { createFormField, type FieldMessage, type FormField } from './form-field.ts';
+import { issueInWords } from './issue-words.ts';
 
 /** A form generated from an object schema's `properties`. */
 export interface SchemaForm {
@@ -67,12 +68,12 @@ export function createSchemaForm(schema: unknown, options: SchemaFormOptions): S
   );
 
   /** The field an issue belongs to: by path, or for `$: missing required property "x"`, field x. */
-  const fieldOf = (issue: Issue): FormField | undefined => {
-    if (whole) return fields[0]?.field;
+  const fieldOf = (issue: Issue): { field: FormField; path: string } | undefined => {
+    if (whole) return fields[0];
     const byPath = fields.find(({ path }) => path !== '$' && isUnder(issue.path, path));
-    if (byPath) return byPath.field;
+    if (byPath) return byPath;
     if (issue.keyword === 'required' && issue.path === '$') {
-      return fields.find(({ field }) => issue.message.endsWith(`property ${JSON.stringify(field.name)}`))?.field;
+      return fields.find(({ field }) => issue.message.endsWith(`property ${JSON.stringify(field.name)}`));
     }
     return undefined;
   };
@@ -80,13 +81,16 @@ export function createSchemaForm(schema: unknown, options: SchemaFormOptions): S
   let current: readonly Issue[] = [];
   let revealed = false;
   const render = (): number => {
-    const byField = new Map<FormField, string[]>();
+    const byField = new Map<FormField, FieldMessage[]>();
     const rest: string[] = [];
     for (const issue of current) {
-      const line = `${issue.path}: ${issue.message}`;
-      const field = fieldOf(issue);
-      if (field === undefined) rest.push(line);
-      else byField.set(field, [...(byField.get(field) ?? []), line]);
+      const detail = `${issue.path}: ${issue.message}`;
+      const owner = fieldOf(issue);
+      if (owner === undefined) rest.push(detail);
+      else {
+        const line = { text: issueInWords(issue, owner.field.label, owner.path), path: issue.path, detail };
+        byField.set(owner.field, [...(byField.get(owner.field) ?? []), line]);
+      }
     }
     const anyEdited = fields.some(({ field }) => field.edited);
     let shown = 0;
