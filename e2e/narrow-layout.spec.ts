@@ -3,13 +3,22 @@ import { expect, expectAccessible, horizontalOverflow, openDemo, selectTool, tes
 // A long unbroken argument used to widen the page (the transcript scrolled sideways and cut "SERVER" to "RVER").
 const long = 'a'.repeat(400);
 
-for (const width of [320, 360, 420]) {
-  test(`at ${width} px nothing scrolls sideways, long lines included`, async ({ page }) => {
+for (const width of [320, 360, 375, 420]) {
+  test(`at ${width} px nothing scrolls sideways, long lines included, and a tapped tool's form comes into view`, async ({ page }) => {
     await page.setViewportSize({ width, height: 800 });
     await openDemo(page);
     expect(await horizontalOverflow(page)).toEqual({ scrollWidth: width, clientWidth: width, widest: '' });
 
+    // One column: the form is below the tool list, yet tapping a tool scrolls it into view and focuses its heading.
     const form = await selectTool(page, 'match_pattern');
+    const heading = page.getByTestId('tool-heading');
+    await expect(heading).toBeFocused();
+    await expect(heading).toBeInViewport({ ratio: 1 });
+    await expect(form.getByTestId('field-text')).toBeInViewport({ ratio: 1 });
+    // Tab goes on to the first field.
+    await page.keyboard.press('Tab');
+    await expect(form.getByTestId('field-text')).toBeFocused();
+
     await form.getByTestId('field-text').fill(long);
     await expect(form).toHaveAttribute('data-validation', 'valid');
     await form.getByTestId('call-button').click();

@@ -63,6 +63,8 @@ const panel = createToolsPanel((name) => {
     },
   });
   workspace.replaceChildren(view.element);
+  // On a phone the form is far below the tool that was tapped: bring it into sight and move focus there.
+  view.focus();
 }, status.setTools);
 
 /** A tool refused after it was listed (its validations kept overrunning the budget) stays refused after a reload. */

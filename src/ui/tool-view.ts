@@ -17,6 +17,12 @@ export interface ToolViewOptions {
 
 export interface ToolView {
   readonly element: HTMLElement;
+  /**
+   * Brings the view into sight and moves focus to its heading (once it is in the document): on a phone the form
+   * sits below the tool list, off screen. The heading, not the first field, so no on-screen keyboard pops up and
+   * Tab goes on to the first field.
+   */
+  focus(): void;
   dispose(): void;
 }
 
@@ -36,6 +42,13 @@ export function createToolView(options: ToolViewOptions): ToolView {
 
   const form = createSchemaForm(tool.inputSchema, { idPrefix: `tool-${tool.name}`, onInput: () => changed() });
   const headingId = `tool-heading-${tool.name}`;
+  const heading = h(
+    'h2',
+    { id: headingId, tabindex: '-1', 'data-testid': 'tool-heading' },
+    tool.title ?? tool.name,
+    ' ',
+    h('code', {}, tool.name),
+  );
   const formElement = h(
     'form',
     { class: 'tool-form', 'data-testid': 'tool-form', 'data-tool': tool.name, 'aria-labelledby': headingId, novalidate: true },
@@ -46,7 +59,7 @@ export function createToolView(options: ToolViewOptions): ToolView {
   const element = h(
     'section',
     { class: 'tool-view', 'data-testid': 'tool-view', 'data-tool': tool.name },
-    h('h2', { id: headingId }, tool.title ?? tool.name, ' ', h('code', {}, tool.name)),
+    heading,
     ...(tool.description ? [h('p', { class: 'muted' }, tool.description)] : []),
     formElement,
   );
@@ -102,5 +115,11 @@ export function createToolView(options: ToolViewOptions): ToolView {
 
   render();
   changed();
-  return { element, dispose: () => live.dispose() };
+  const focus = (): void => {
+    heading.focus({ preventScroll: true });
+    // Scrolled only when some of it is out of sight, so a wide layout where it is already visible does not jump.
+    const box = element.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) element.scrollIntoView({ block: 'start' });
+  };
+  return { element, focus, dispose: () => live.dispose() };
 }
