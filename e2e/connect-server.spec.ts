@@ -1,5 +1,5 @@
 import { createSecondServer, type SecondServer } from '../test/helpers/second-server.ts';
-import { expect, openDemo, test } from './demo-page.ts';
+import { expect, openDemo, selectTool, test } from './demo-page.ts';
 import { connectPort } from './ports.ts';
 import { callLookup, connectTo, expectSecondServerRefusals } from './second-server-page.ts';
 
@@ -35,6 +35,37 @@ test('connects to a second MCP server by URL, shows its refused tools with the r
   await connectTo(page, '');
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
   await expect(page.getByTestId('tool-get_weather')).toHaveAttribute('data-verdict', 'accepted');
+});
+
+test('keeps one conversation per server, labelled with it: switching never shows one server’s results under another', async ({ page }) => {
+  await openDemo(page);
+  const label = page.getByTestId('conversation-server');
+  const results = page.getByTestId('transcript').getByTestId('result');
+  await expect(label).toHaveText('with the demo server (the gateway’s default upstream)');
+  const weather = await selectTool(page, 'get_weather');
+  await weather.getByTestId('field-city').fill('Oslo');
+  await expect(weather).toHaveAttribute('data-validation', 'valid');
+  await weather.getByTestId('call-button').click();
+  await expect(results).toHaveCount(1);
+  await expect(results).toHaveAttribute('data-tool', 'get_weather');
+
+  // The second server's conversation starts empty, under its URL: the demo's result is not in it.
+  await connectTo(page, serverUrl);
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  await expect(label).toHaveText(`with ${serverUrl}`);
+  await expect(page.getByTestId('transcript')).toHaveAttribute('data-server', serverUrl);
+  await expect(page.getByTestId('transcript').locator('li')).toHaveCount(0);
+  await callLookup(page, server, 'bergen');
+  await expect(results).toHaveCount(1);
+  await expect(results).toHaveAttribute('data-tool', 'lookup');
+
+  // Back to the demo: its own conversation again, and the second server's result stays with that server.
+  await connectTo(page, '');
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  await expect(label).toHaveText('with the demo server (the gateway’s default upstream)');
+  await expect(results).toHaveCount(1);
+  await expect(results).toHaveAttribute('data-tool', 'get_weather');
+  await expect(page.getByTestId('transcript')).not.toContainText('found on the second server');
 });
 
 test('says so when a server is not on the allow-list, and nothing reaches it', async ({ page }) => {

@@ -26,6 +26,7 @@ export async function expectSecondServerRefusals(page: Page): Promise<void> {
 
 /** A wrong word is blocked in the form; `word` (lower case) is called, and only that call reaches the server. */
 export async function callLookup(page: Page, server: SecondServer, word: string): Promise<void> {
+  const before = server.calls.length;
   const form = await selectTool(page, 'lookup');
   await form.getByTestId('field-word').fill('Oslo');
   // No title: the words start with the property's name, as its label does.
@@ -34,5 +35,5 @@ export async function callLookup(page: Page, server: SecondServer, word: string)
   await expect(form).toHaveAttribute('data-validation', 'valid');
   await form.getByTestId('call-button').click();
   await expect(page.getByTestId('result').last()).toContainText(`${word}: found on the second server`);
-  expect(server.calls).toEqual([{ name: 'lookup', arguments: { word } }]);
+  expect(server.calls.slice(before)).toEqual([{ name: 'lookup', arguments: { word } }]);
 }

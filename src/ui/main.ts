@@ -16,9 +16,11 @@ import { createServerForm } from './server-form.ts';
 import { createStatusBar, type VerdictCounts } from './status-bar.ts';
 import { createToolView, type ToolView } from './tool-view.ts';
 import { createToolsPanel, type ToolEntry } from './tools-panel.ts';
-import { createTranscript } from './transcript.ts';
+import { type Conversation, createTranscript } from './transcript.ts';
 
 const mount = (id: string): HTMLElement => document.getElementById(id) ?? document.body;
+/** What the conversation label says for the gateway's own upstream, whose URL the page is not told. */
+const demoLabel = 'the demo server (the gateway’s default upstream)';
 
 const status = createStatusBar();
 const transcript = createTranscript();
@@ -86,8 +88,10 @@ mount('conversation').append(transcript.element);
 /** Connections are numbered: callbacks of a client the person has since replaced are ignored. */
 let generation = 0;
 let client: Promise<PageClient> | undefined;
+/** The conversation with the server connected to: each server has its own, so no answer shows under another's. */
+let conversation: Conversation = transcript.open('', demoLabel);
 
-function connectTo(server: string, own: number): Promise<PageClient> {
+function connectTo(server: string, own: number, talk: Conversation): Promise<PageClient> {
   return connect({
     url: new URL('/mcp', location.href),
     server,
@@ -107,13 +111,13 @@ function connectTo(server: string, own: number): Promise<PageClient> {
       status.setVerdicts(counts);
     },
     elicit: async (request, signal) => {
-      transcript.add('server', 'elicitation-request', `asks: ${request.message}`);
+      talk.add('server', 'elicitation-request', `asks: ${request.message}`);
       const answer = await askElicitation(
         request,
         { validate: (schema, content) => validator.validateElicitation(schema, content) },
         signal,
       );
-      transcript.add(
+      talk.add(
         'you',
         'elicitation-answer',
         `${answer.action}`,
@@ -125,7 +129,9 @@ function connectTo(server: string, own: number): Promise<PageClient> {
 }
 
 async function callTool(tool: Tool, args: unknown): Promise<void> {
-  transcript.add('you', 'call', 'call ', h('code', {}, tool.name), ' ', h('code', {}, JSON.stringify(args)));
+  // The answer goes to the conversation the call was made in, even if the person has switched servers since.
+  const talk = conversation;
+  talk.add('you', 'call', 'call ', h('code', {}, tool.name), ' ', h('code', {}, JSON.stringify(args)));
   const warnings: SchemaValidationWarning[] = [];
   const watch = (warning: SchemaValidationWarning): void => {
     if (warning.tool === tool.name) warnings.push(warning);
@@ -134,9 +140,9 @@ async function callTool(tool: Tool, args: unknown): Promise<void> {
   try {
     if (client === undefined) throw new Error('not connected');
     const result = (await (await client).callTool({ name: tool.name, arguments: args as Record<string, unknown> })) as CallToolResult;
-    transcript.add('server', 'result', ...renderResult(result, warnings)).dataset.tool = tool.name;
+    talk.add('server', 'result', ...renderResult(result, warnings)).dataset.tool = tool.name;
   } catch (error) {
-    transcript.add('page', 'call-error', ...renderCallError(error)).dataset.tool = tool.name;
+    talk.add('page', 'call-error', ...renderCallError(error)).dataset.tool = tool.name;
   } finally {
     watchers.delete(watch);
   }
@@ -160,6 +166,7 @@ function entries(listed: readonly Tool[], gatewayRefused: readonly { name: strin
 /** Connects to `server` (empty: the demo server) through the gateway, replacing any earlier connection, and lists its tools. */
 async function start(server: string): Promise<void> {
   const own = ++generation;
+  conversation = transcript.open(server, server === '' ? demoLabel : server);
   const previous = client;
   view?.dispose();
   view = undefined;
@@ -180,7 +187,7 @@ async function start(server: string): Promise<void> {
   history.replaceState(null, '', address);
   void previous?.then((old) => old.close()).catch(() => undefined);
   try {
-    client = connectTo(server, own);
+    client = connectTo(server, own, conversation);
     const connected = await client;
     if (own !== generation) return;
     status.setConnection('connected', server === '' ? undefined : server);
