@@ -1,11 +1,12 @@
 // `npm run build`: dist/ as published (docs/decisions/012-build-and-package.md).
-//   1. tsc (tsconfig.build.json, edge/tsconfig.build.json): the library as ES2022 ESM + .d.ts + source maps under
-//      dist/src/… and dist/edge/src/…, one file per source file, `.ts` specifiers rewritten to `.js`.
+//   1. tsc (tsconfig.build.json, edge/tsconfig.build.json): the library as ES2022 ESM + .d.ts under dist/src/… and
+//      dist/edge/src/…, one file per source file, `.ts` specifiers rewritten to `.js`.
 //   2. esbuild, where one self-contained file is needed:
-//      dist/worker.js and dist/src/host/worker.js   the browser module worker (`schemaval/worker`; the second copy
-//                                                  is what `new URL('./worker.js', import.meta.url)` finds next
-//                                                  to the compiled browser host);
+//      dist/src/host/worker.js   the browser module worker (`schemaval/worker`, `schemaval/worker/browser`), once:
+//                                the file `new URL('./worker.js', import.meta.url)` finds next to the browser host;
 //      dist/cli.js, dist/node-worker.js, dist/cli-chunks/  the CLI and its worker_threads worker, for a fast start.
+// No source maps (issue #21: they were 7 MB of the 11 MB tarball): tsc's JavaScript reads like its sources, the CLI
+// is not minified, and maps of the minified worker would point at sources the package does not ship.
 // `node scripts/build.mjs --cli` builds step 2's CLI files alone (what test/cli/cli-bin.test.ts needs, in ~0.2 s).
 import { spawnSync } from 'node:child_process';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -18,25 +19,25 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 
-/** The browser worker: every import bundled, so a page can start it from any URL. */
+/**
+ * The browser worker: every import bundled, so a page can start it from any URL. One file, beside the compiled
+ * browser host that finds it by default; the `schemaval/worker` subpaths point at the same file.
+ */
 async function buildBrowserWorker() {
-  for (const outfile of ['dist/worker.js', 'dist/src/host/worker.js']) {
-    await build({
-      absWorkingDir: root,
-      entryPoints: ['src/worker/browser-entry.ts'],
-      outfile,
-      bundle: true,
-      format: 'esm',
-      platform: 'browser',
-      target: 'es2022',
-      sourcemap: true,
-      minify: true,
-      logLevel: 'warning',
-    });
-  }
+  await build({
+    absWorkingDir: root,
+    entryPoints: ['src/worker/browser-entry.ts'],
+    outfile: 'dist/src/host/worker.js',
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    logLevel: 'warning',
+  });
   // A module worker exports nothing; the declaration lets a strict consumer import the subpath (e.g. `?url`).
   await writeFile(
-    join(dist, 'worker.d.ts'),
+    join(dist, 'src/host/worker.d.ts'),
     '// The browser module worker script: start it with new Worker(url, { type: "module" }).\nexport {};\n',
   );
 }
@@ -62,7 +63,6 @@ export async function buildCli({ quiet = true } = {}) {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    sourcemap: true,
     metafile: true,
     logLevel: 'warning',
     // Some bundled dependencies are CommonJS and call `require` for Node built-ins.
@@ -93,7 +93,11 @@ export async function buildCli({ quiet = true } = {}) {
 }
 
 function runTsc(project) {
-  const result = spawnSync(process.execPath, [tsc, '-p', project], { cwd: root, stdio: 'inherit' });
+  // Maps off here rather than in the tsconfigs: they point at src/, which the package does not ship.
+  const result = spawnSync(process.execPath, [tsc, '-p', project, '--sourceMap', 'false', '--declarationMap', 'false'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (result.status !== 0) throw new Error(`tsc -p ${project} failed`);
 }
 

@@ -78,7 +78,24 @@ export interface Scratch {
   /** How the tarball was installed: `offline` (npm's cache only) or `prefer-offline` (the registry as fallback). */
   readonly install: 'offline' | 'prefer-offline';
   readonly timings: Record<string, number>;
+  /** What `npm pack --json` reported: sizes in bytes and every file's path. */
+  readonly packed: PackReport;
   remove(): Promise<void>;
+}
+
+export interface PackReport {
+  readonly size: number;
+  readonly unpackedSize: number;
+  readonly files: readonly { readonly path: string; readonly size: number }[];
+}
+
+/** `npm pack --json`'s report; what `prepack` printed (the build) comes before the JSON on the same stdout. */
+export function packReport(stdout: string): PackReport {
+  const start = /^\[\s*\{/m.exec(stdout)?.index;
+  if (start === undefined) throw new Error(`npm pack printed no JSON report:\n${stdout}`);
+  const [report] = JSON.parse(stdout.slice(start)) as PackReport[];
+  if (report === undefined) throw new Error('npm pack reported no package');
+  return report;
 }
 
 /**
@@ -106,6 +123,7 @@ async function fillScratch(dir: string, withPackages: readonly string[]): Promis
     await run('npm', ['pack', '--json', '--pack-destination', packDir], { cwd: repoRoot, timeoutMs: 180_000 }),
   );
   timings.pack = packed.ms;
+  const report = packReport(packed.stdout);
   const files = (await readdir(packDir)).filter((name) => name.endsWith('.tgz'));
   if (files.length !== 1) throw new Error(`npm pack left ${files.length} tarballs in ${packDir}`);
   const tarball = join(packDir, files[0]!);
@@ -114,6 +132,7 @@ async function fillScratch(dir: string, withPackages: readonly string[]): Promis
     ...project,
     tarball,
     timings: { ...timings, ...project.timings },
+    packed: report,
     remove: async () => {
       if (process.env.SCHEMAVAL_KEEP_SCRATCH === undefined) await rm(dir, { recursive: true, force: true });
     },
@@ -127,7 +146,7 @@ async function fillScratch(dir: string, withPackages: readonly string[]): Promis
 export async function createSiblingProject(scratch: Scratch, name: string, withPackages: readonly string[]): Promise<Scratch> {
   const project = await installProject(join(scratch.dir, '..', name), scratch.tarball, withPackages);
   // Removed with the first project's temp folder.
-  return { ...project, tarball: scratch.tarball, remove: async () => {} };
+  return { ...project, tarball: scratch.tarball, packed: scratch.packed, remove: async () => {} };
 }
 
 async function installProject(
