@@ -1,5 +1,5 @@
 import { createSecondServer, type SecondServer } from '../test/helpers/second-server.ts';
-import { expect, openDemo, selectTool, test } from './demo-page.ts';
+import { consoleProblems, expect, openDemo, selectTool, test } from './demo-page.ts';
 import { connectPort } from './ports.ts';
 import { callLookup, connectTo, expectSecondServerRefusals } from './second-server-page.ts';
 
@@ -15,6 +15,7 @@ test.afterAll(async () => {
 });
 
 test('connects to a second MCP server by URL, shows its refused tools with the reason, and calls the admitted one', async ({ page }) => {
+  const problems = consoleProblems(page);
   await openDemo(page);
   await connectTo(page, serverUrl);
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
@@ -35,6 +36,8 @@ test('connects to a second MCP server by URL, shows its refused tools with the r
   await connectTo(page, '');
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
   await expect(page.getByTestId('tool-get_weather')).toHaveAttribute('data-verdict', 'accepted');
+  // Connecting, listing, calling and switching servers logged nothing (the optional GET stream is not opened).
+  expect(problems).toEqual([]);
 });
 
 test('keeps one conversation per server, labelled with it: switching never shows one server’s results under another', async ({ page }) => {

@@ -30,6 +30,18 @@ export const test = base.extend<{ pageErrors: string[] }>({
 
 export { expect };
 
+/**
+ * Collects the page's console errors and warnings from now on (the browser's own "Failed to load resource" lines for
+ * 4xx answers included), so a test can assert a normal connect leaves the console empty.
+ */
+export function consoleProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
+  });
+  return problems;
+}
+
 /** Loads a page of the demo, waiting out a restart of its edge (scripts/demo.mjs) for up to 20 s. */
 export async function gotoDemo(page: Page, path: string): Promise<void> {
   for (let attempt = 0; ; attempt++) {

@@ -1,4 +1,4 @@
-import { expect, expectAccessible, horizontalOverflow, openDemo, selectTool, test } from './demo-page.ts';
+import { consoleProblems, expect, expectAccessible, horizontalOverflow, openDemo, selectTool, test } from './demo-page.ts';
 
 // A long unbroken argument used to widen the page (the transcript scrolled sideways and cut "SERVER" to "RVER").
 const long = 'a'.repeat(400);
@@ -6,6 +6,7 @@ const long = 'a'.repeat(400);
 for (const width of [320, 360, 375, 420]) {
   test(`at ${width} px nothing scrolls sideways, long lines included, and a tapped tool's form comes into view`, async ({ page }) => {
     await page.setViewportSize({ width, height: 800 });
+    const problems = consoleProblems(page);
     await openDemo(page);
     expect(await horizontalOverflow(page)).toEqual({ scrollWidth: width, clientWidth: width, widest: '' });
 
@@ -38,5 +39,7 @@ for (const width of [320, 360, 375, 420]) {
       true,
     );
     await expectAccessible(page, `narrow viewport (${width} px)`);
+    // A normal connect and call: nothing in the console (no 405 for the optional GET stream, no warning).
+    expect(problems).toEqual([]);
   });
 }

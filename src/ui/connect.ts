@@ -51,10 +51,23 @@ export function gatewayUrl(gateway: URL, server = ''): URL {
 }
 
 /**
+ * Whether this is the v1 transport opening the optional standalone SSE stream (a GET) outside any session. A server
+ * that gave no `Mcp-Session-Id` (a stateless one) has no way to address that stream to this client and answers 405,
+ * which the browser logs as an error on every connect; the page answers it itself, as the SDK reads "no stream". In a
+ * session the GET goes out: the demo server sends its elicitations on it.
+ */
+function sessionlessStream(input: RequestInfo | URL, init?: RequestInit): boolean {
+  const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
+  if (method.toUpperCase() !== 'GET') return false;
+  return !new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined)).has('mcp-session-id');
+}
+
+/**
  * The page's fetch towards the gateway: a refused upstream (403/400 with the gateway's `data.code`) becomes an error
  * with that code and message, and a gateway that cannot be reached says so, instead of the SDK's raw HTTP text.
  */
 async function gatewayFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  if (sessionlessStream(input, init)) return new Response(null, { status: 405, statusText: 'Method Not Allowed' });
   let response: Response;
   try {
     response = await fetch(input, init);
