@@ -10,6 +10,10 @@ for (const width of [320, 360, 375, 420]) {
     await openDemo(page);
     expect(await horizontalOverflow(page)).toEqual({ scrollWidth: width, clientWidth: width, widest: '' });
 
+    // The URL field has the row to itself, not a sliver beside the button (which goes under it).
+    const [url, row] = [await page.getByTestId('server-url').boundingBox(), await page.locator('.server-row').boundingBox()];
+    expect(url && row && Math.abs(url.width - row.width) < 1).toBe(true);
+
     // One column: the form is below the tool list, yet tapping a tool scrolls it into view and focuses its heading.
     const form = await selectTool(page, 'match_pattern');
     const heading = page.getByTestId('tool-heading');

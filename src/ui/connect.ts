@@ -18,6 +18,8 @@ export interface ConnectOptions {
   readonly url: URL;
   /** The MCP server to reach through the gateway (`/mcp?upstream=…`); empty: the gateway's default (the demo server). */
   readonly server?: string;
+  /** Extra headers for that server's requests (`Authorization`), which the gateway passes on; never logged. */
+  readonly headers?: Readonly<Record<string, string>>;
   /** Runs every check (in a Web Worker: `createValidator({ spawn: spawnBrowserWorker(url) })`). */
   readonly validator: Validator;
   readonly onWarning: NonNullable<SchemaValidationOptions['onWarning']>;
@@ -151,6 +153,9 @@ export async function connect(options: ConnectOptions): Promise<PageClient> {
   }
 }
 
+/** The person's headers for this server, on every request its transport makes. */
+const requestInit = (options: ConnectOptions): RequestInit => ({ headers: { ...options.headers } });
+
 async function connectLegacy(url: URL, options: ConnectOptions): Promise<PageClient> {
   const { validator } = options;
   const client = withSchemaValidation(
@@ -161,7 +166,7 @@ async function connectLegacy(url: URL, options: ConnectOptions): Promise<PageCli
     const params = request.params as { message: string; requestedSchema?: unknown };
     return options.elicit({ message: params.message, requestedSchema: params.requestedSchema }, extra.signal);
   });
-  await client.connect(new StreamableHTTPClientTransport(url, { fetch: gatewayFetch }));
+  await client.connect(new StreamableHTTPClientTransport(url, { fetch: gatewayFetch, requestInit: requestInit(options) }));
   return Object.assign(client, { revision: '2025-11-25' as const });
 }
 
@@ -185,7 +190,7 @@ export async function connectModern(url: URL, options: ConnectOptions): Promise<
     const signal = (ctx as { mcpReq?: { signal?: AbortSignal } }).mcpReq?.signal ?? new AbortController().signal;
     return (await options.elicit({ message: params.message, requestedSchema: params.requestedSchema }, signal)) as never;
   });
-  const transport = new ModernTransport(url, { fetch: gatewayFetch });
+  const transport = new ModernTransport(url, { fetch: gatewayFetch, requestInit: requestInit(options) });
   await client.connect(transport);
   listAsSent(transport);
   return withModernValidation(client, options);

@@ -81,7 +81,10 @@ async function rememberRefusal(name: string, code: RefusalCode, message: string)
 mount('status').append(status.element);
 mount('probe').append(createCounterButton());
 // The server to connect to: `?server=URL` (kept in the address bar, so a reload reconnects), else the demo server.
-const serverForm = createServerForm(new URLSearchParams(location.search).get('server') ?? '', (server) => void start(server));
+const serverForm = createServerForm(
+  new URLSearchParams(location.search).get('server') ?? '',
+  (server, headers) => void start(server, headers),
+);
 mount('tools').append(serverForm.element, panel.element);
 mount('conversation').append(transcript.element);
 
@@ -91,10 +94,11 @@ let client: Promise<PageClient> | undefined;
 /** The conversation with the server connected to: each server has its own, so no answer shows under another's. */
 let conversation: Conversation = transcript.open('', demoLabel);
 
-function connectTo(server: string, own: number, talk: Conversation): Promise<PageClient> {
+function connectTo(server: string, headers: Readonly<Record<string, string>>, own: number, talk: Conversation): Promise<PageClient> {
   return connect({
     url: new URL('/mcp', location.href),
     server,
+    headers,
     validator,
     onWarning: (warning) => {
       if (own !== generation) return;
@@ -164,7 +168,7 @@ function entries(listed: readonly Tool[], gatewayRefused: readonly { name: strin
 }
 
 /** Connects to `server` (empty: the demo server) through the gateway, replacing any earlier connection, and lists its tools. */
-async function start(server: string): Promise<void> {
+async function start(server: string, headers: Readonly<Record<string, string>> = {}): Promise<void> {
   const own = ++generation;
   conversation = transcript.open(server, server === '' ? demoLabel : server);
   const previous = client;
@@ -187,7 +191,7 @@ async function start(server: string): Promise<void> {
   history.replaceState(null, '', address);
   void previous?.then((old) => old.close()).catch(() => undefined);
   try {
-    client = connectTo(server, own, conversation);
+    client = connectTo(server, headers, own, conversation);
     const connected = await client;
     if (own !== generation) return;
     status.setConnection('connected', server === '' ? undefined : server);
