@@ -12,7 +12,13 @@ export function compiledWeight(result: CompileResult): number {
   return weight;
 }
 
-/** Heap a cached tool retains: its entry and verdict, and its compiled schemas (also counted by the schema cache). */
+/**
+ * Heap a cached tool retains of its own: its entry and verdict (a warning or refusal quotes the schema). Its compiled
+ * schemas are weighed by the schema cache, once however many tools share them (create-engine.ts).
+ */
 export function toolWeight(tool: CompiledTool): number {
-  return 512 + (tool.input === null ? 0 : compiledWeight(tool.input)) + (tool.output === null ? 0 : compiledWeight(tool.output));
+  let weight = 512;
+  for (const warning of tool.verdict.warnings) weight += 64 + warning.message.length;
+  for (const side of [tool.verdict.input, tool.verdict.output]) if (side?.status === 'refused') weight += 64 + side.refusal.message.length;
+  return weight;
 }

@@ -71,17 +71,37 @@ export function createEngine(options: EngineOptions & { readonly adapter: Schema
   const adapter = options.adapter;
   const hash = options.hashText ?? hashText;
   const capacity = options.cacheSize ?? 4096;
-  const schemas = createLruCache<string, CompileResult>(capacity, {
-    maxWeight: options.maxCacheBytes ?? defaultMaxCacheBytes,
-    weigh: compiledWeight,
-  });
+  // A compiled schema is weighed once, here, however many cached tools share it: a tool's own entry counts only its
+  // text and verdict (toolWeight). So that nothing retained goes unweighed, a schema leaving this cache takes the
+  // tools that hold it along (`users`), and a tool is cached only while its schemas are.
+  const users = new Map<string, Set<string>>();
+  const schemas = createLruCache<string, CompileResult>(
+    capacity,
+    { maxWeight: options.maxCacheBytes ?? defaultMaxCacheBytes, weigh: compiledWeight },
+    {
+      onDrop: (key) => {
+        const texts = users.get(key);
+        if (texts === undefined) return;
+        users.delete(key);
+        for (const text of texts) tools.delete(text);
+      },
+    },
+  );
   // Tools are kept by their canonical text: a tool seen before is found without hashing (V8 hashes a string key
   // natively and compares the text), so a repeated tools/list costs one canonical pass. Fingerprints lead to texts.
   const textOf = new Map<string, string>();
+  /** The schema cache keys each cached tool holds, by the tool's text. */
+  const keysOf = new Map<string, readonly string[]>();
   const tools = createLruCache<string, CompiledTool>(
     capacity,
     { maxWeight: options.maxCacheBytes ?? defaultMaxCacheBytes, weigh: (tool, text) => toolWeight(tool) + text.length },
-    { onDrop: (_, tool) => textOf.delete(tool.fingerprint) },
+    {
+      onDrop: (text, tool) => {
+        textOf.delete(tool.fingerprint);
+        for (const key of keysOf.get(text) ?? []) users.get(key)?.delete(text);
+        keysOf.delete(text);
+      },
+    },
   );
   const counters = { compiles: 0, cacheHits: 0, validations: 0 };
   // A schema object seen before is found by identity, so `validate(schemaObject, …)` and `validateElicitation` hash
@@ -150,10 +170,16 @@ export function createEngine(options: EngineOptions & { readonly adapter: Schema
     return result.schema.validate(instance);
   };
 
+  /** A tool in use keeps its schemas recently used too: a schema leaving the cache takes its tools with it. */
+  const touchSchemasOf = (text: string): void => {
+    for (const key of keysOf.get(text) ?? []) schemas.get(key);
+  };
+
   const tool = (print: string): CompiledTool => {
     const text = textOf.get(print);
     const found = text === undefined ? undefined : tools.get(text);
     if (found === undefined) throw new EngineError('UNKNOWN_FINGERPRINT', `no tool with fingerprint ${print} is compiled here`);
+    touchSchemasOf(text as string);
     return found;
   };
 
@@ -182,17 +208,34 @@ export function createEngine(options: EngineOptions & { readonly adapter: Schema
     const text = hashable ? toolCanonicalJson(nameText, inputText, outputText) : undefined;
     const known = text === undefined ? undefined : tools.get(text);
     if (known !== undefined) {
-      // The tool holds its compiled schemas, so they are not looked up again.
+      // The tool holds its compiled schemas; they are only marked used, so the schema cache keeps them.
+      touchSchemasOf(text as string);
       counters.cacheHits += (known.input === null ? 0 : 1) + (known.output === null ? 0 : 1);
       return known.verdict;
     }
     const print = text === undefined ? '' : hash(text);
-    const input = inputSchema === undefined ? null : compileByFingerprint(inputSchema, printOf(inputText, prints, hash), 'annotate');
-    const output = outputSchema === undefined ? null : compileByFingerprint(outputSchema, printOf(outputText, prints, hash), 'annotate');
+    const inputKey = inputSchema === undefined ? undefined : printOf(inputText, prints, hash);
+    const outputKey = outputSchema === undefined ? undefined : printOf(outputText, prints, hash);
+    const input = inputSchema === undefined ? null : compileByFingerprint(inputSchema, inputKey, 'annotate');
+    const output = outputSchema === undefined ? null : compileByFingerprint(outputSchema, outputKey, 'annotate');
     const verdict = toolVerdict(name, print, input, output);
-    if (text !== undefined) {
+    const keys = [inputKey, outputKey].filter((key): key is string => key !== undefined);
+    // Cached only while the schema cache holds every schema the tool holds (a large output schema may have pushed
+    // the input's out): otherwise the tool would keep alive what no cache weighs.
+    if (text !== undefined && keys.every((key) => schemas.peek(key) !== undefined)) {
       tools.set(text, { name, fingerprint: print, input, output, verdict });
-      textOf.set(print, text);
+      if (tools.peek(text) !== undefined) {
+        textOf.set(print, text);
+        keysOf.set(text, keys);
+        for (const key of keys) {
+          let texts = users.get(key);
+          if (texts === undefined) {
+            texts = new Set();
+            users.set(key, texts);
+          }
+          texts.add(text);
+        }
+      }
     }
     return verdict;
   };

@@ -285,6 +285,53 @@ describe('memory bound of the compiled-schema cache', () => {
     }
   });
 
+  it('weighs a schema many tools share once: 4,096 tools of one 6 KB schema stay compiled under a 48 MiB cap', async () => {
+    // A tool's own entry still weighs its canonical text (its cache key): 4,096 × 6 KB is 24 MiB.
+    const shared = largeToolSchema(6, 0);
+    const engine = createEngine({ maxCacheBytes: 48 * 1024 * 1024 });
+    const tools = Array.from({ length: 4096 }, (_, i) => ({ name: `t${i}`, inputSchema: structuredClone(shared) }));
+    const verdicts = engine.compileTools(tools);
+    assert.ok(verdicts.every((verdict) => verdict.status === 'accepted'));
+    assert.equal(engine.stats().compiles, 1);
+    assert.equal(engine.stats().cachedTools, 4096);
+    const { result } = engine.compile(shared);
+    assert.equal(result.status, 'accepted');
+    // Weighed per tool, the compiled schema alone would have filled the cap long before.
+    assert.ok(4096 * compiledWeight(result) > 48 * 1024 * 1024, `${compiledWeight(result)} bytes a copy`);
+    for (const verdict of verdicts) assert.doesNotThrow(() => engine.validateArguments(verdict.fingerprint, {}), verdict.name);
+  });
+
+  it('drops the tools holding a schema the cache evicts, so no tool keeps alive what no cache weighs', async () => {
+    // Each schema weighs about 13 KB: one fits in 20,000 bytes, two do not.
+    const engine = createEngine({ maxCacheBytes: 20_000 });
+    const schema = (i: number) => ({ type: 'object', description: 'x'.repeat(2_000), properties: { [`p${i}`]: { type: 'string' } } });
+    const [a1, a2] = engine.compileTools([
+      { name: 'a1', inputSchema: schema(1) },
+      { name: 'a2', inputSchema: schema(1) },
+    ]);
+    assert.equal(engine.stats().cachedTools, 2);
+    const [b] = engine.compileTools([{ name: 'b', inputSchema: schema(2) }]);
+    assert.equal(engine.stats().cachedSchemas, 1);
+    assert.equal(engine.stats().cachedTools, 1);
+    for (const gone of [a1, a2]) {
+      assert.throws(
+        () => engine.validateArguments(gone?.fingerprint ?? '', {}),
+        (error: unknown) => (error as { code?: unknown }).code === 'UNKNOWN_FINGERPRINT',
+      );
+    }
+    assert.deepEqual(engine.validateArguments(b?.fingerprint ?? '', {}), { status: 'valid' });
+  });
+
+  it('keeps the schemas of a tool in use: calling it marks its schema recently used', async () => {
+    const engine = createEngine({ cacheSize: 2, maxCacheBytes: Number.MAX_SAFE_INTEGER });
+    const [hot] = engine.compileTools([{ name: 'hot', inputSchema: { type: 'object', required: ['h'] } }]);
+    engine.compileTools([{ name: 'other', inputSchema: { type: 'object', required: ['o'] } }]);
+    // The hot tool's schema is now the least recently compiled; a call makes it the most recently used.
+    engine.validateArguments(hot?.fingerprint ?? '', {});
+    engine.compileTools([{ name: 'third', inputSchema: { type: 'object', required: ['t'] } }]);
+    assert.equal(engine.validateArguments(hot?.fingerprint ?? '', {}).status, 'invalid');
+  });
+
   it('forgets the fingerprint of an evicted tool, and compiles it again when it is listed again', async () => {
     const engine = createEngine({ cacheSize: 1 });
     const [a] = await engine.compileTools([{ name: 'a', inputSchema: { type: 'object', required: ['x'] } }]);
