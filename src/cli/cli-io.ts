@@ -29,7 +29,8 @@ export type CliErrorCode =
   | 'connect_failed'
   | 'server_exited'
   | 'server_timeout'
-  | 'protocol_error';
+  | 'protocol_error'
+  | 'unknown_tool';
 
 /** A problem with the invocation or its input: exit 2 with a stable code and a message in words. */
 export class CliError extends Error {

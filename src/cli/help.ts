@@ -13,9 +13,13 @@ export type { Command };
 export const lintServerSynopsis =
   'schemaval lint [--json] --url URL [--header "Name: value"]... | --stdio "CMD ARGS" [--timeout MS] [--request-timeout MS]';
 
+/** `validate`'s second form: one call's arguments against the inputSchema of a running server's tool. */
+export const validateToolSynopsis =
+  'schemaval validate [--json] --url URL [--header "Name: value"]... | --stdio "CMD ARGS" --tool NAME [--args JSON | --instance FILE|-]';
+
 /** The usage lines of a command, each prefixed by `indent` after the first. */
 export const usageOf = (command: Command, indent: string): string =>
-  command === 'lint' ? `${synopsis.lint}\n${indent}${lintServerSynopsis}` : synopsis[command];
+  `${synopsis[command]}\n${indent}${command === 'lint' ? lintServerSynopsis : validateToolSynopsis}`;
 
 export const isCommand = (name: string | undefined): name is Command => name === 'lint' || name === 'validate';
 
@@ -27,7 +31,9 @@ usage:
   ${lintServerSynopsis}
       Verdict for each tool of a tools/list result, from a file or asked of a running MCP server.
   ${synopsis.validate}
-      Validate one JSON value (standard input by default) against a schema.
+  ${validateToolSynopsis}
+      Validate one JSON value (standard input by default) against a schema, or one call's arguments against
+      the inputSchema of a running MCP server's tool.
   schemaval COMMAND --help      options, policy flags (--max-work N, ...), input and exit codes of a command
   schemaval --help | --version
 
@@ -71,14 +77,27 @@ exit codes:
 `;
 
 /** `schemaval validate --help`. */
-export const validateHelp = `usage: ${synopsis.validate}
+export const validateHelp = `usage: ${usageOf('validate', '       ')}
 
 Validates one JSON value against the schema in FILE, parsed losslessly (big integers keep their digits).
 Schema warnings go to standard error; validation goes on.
 
+With --url or --stdio, the schema is the inputSchema of the tool NAME in a running MCP server's tools/list
+(every page followed, as lint does), and the value is one call's arguments. The tool is judged as lint judges it:
+a refused tool prints its refusal code and reason and validates nothing.
+
 options:
-  --schema FILE       the JSON Schema (required)
+  --schema FILE       the JSON Schema (required), unless --url or --stdio with --tool names a server's tool
   --instance FILE|-   the value to validate (default -: standard input)
+  --url URL           an MCP server over Streamable HTTP, as for lint (--header "Name: value" repeatable)
+  --stdio "CMD ARGS"  an MCP server started over stdio, as for lint
+  --tool NAME         with --url or --stdio: the tool whose inputSchema validates the arguments (required)
+  --args JSON         with --tool: the arguments as JSON text, instead of --instance
+  --timeout MS        one deadline for connecting and listing with --url or --stdio (default 10000)
+  --request-timeout MS
+                      each request (initialize, each tools/list page) at most MS, within --timeout
+  --progress          pages listed and the time so far on standard error (without it, only when standard error
+                      is a terminal); never on standard output
   --json              print {"status":"valid"}, {"status":"invalid","issues":[...]} or
                       {"status":"refused","refusal":{"code","message"}}; errors as {"error":{"code","message"}}
   -h, --help          print this help
@@ -87,7 +106,8 @@ ${policyHelp}
 exit codes:
   0  valid
   1  invalid: one "$.path: message" line per issue
-  2  schema refused; usage error; a file missing, unreadable or not JSON; operational error (TIMEOUT, ...)
+  2  schema or tool refused; usage error; a file missing, unreadable or not JSON; no tool NAME listed
+     (unknown_tool); the server unreachable, exited, too slow or not answering as MCP; operational error
 `;
 
 export const helpFor = (command: Command | undefined): string =>

@@ -6,6 +6,7 @@ import { CliError, type CliIo, exitCodes } from './cli-io.ts';
 import type { ToolSource } from './fetch-tools.ts';
 import { githubCommands, junitXml, type LintFormat, type LintSource, sarifLog } from './lint-formats.ts';
 import { packageVersion } from './package-version.ts';
+import { type Progress, progressOf } from './progress.ts';
 import { readJsonFile } from './read-json-file.ts';
 
 export interface LintOptions {
@@ -23,16 +24,13 @@ export interface LintOptions {
   readonly requestTimeoutMs?: number;
 }
 
-/** How long `lint --url` / `--stdio` waits for the server by default. */
-export const defaultTimeoutMs = 10_000;
-
 /** Nesting allowed in a tools file: deep enough that a too-deep schema is refused per tool, not the whole file. */
 const fileDepth = 1000;
 const fileBytes = 64 * 1024 * 1024;
 
 /** `schemaval lint`: each tool's verdict, streamed as it is decided, then a summary line. */
 export async function lintCommand(open: (policy: Partial<Policy>) => Promise<Validator>, io: CliIo, options: LintOptions): Promise<number> {
-  const progress = progressOf(io, options);
+  const progress = progressOf(io, { asked: options.progress === true, remote: options.source.kind !== 'file' });
   const { tools, revision, text } = await loadTools(io, options, progress);
   progress.listed(tools.length);
   const validator = await open(options.policy);
@@ -105,50 +103,12 @@ async function loadTools(
 ): Promise<{ tools: readonly unknown[]; revision?: string; text?: string }> {
   const { source } = options;
   if (source.kind !== 'file') {
-    const { fetchTools } = await import('./fetch-tools.ts');
-    progress.connecting(source.kind === 'url' ? source.url.href : `server command ${JSON.stringify(source.line)}`);
-    const timeouts = { timeoutMs: options.timeoutMs ?? defaultTimeoutMs, onPage: progress.page };
-    return await fetchTools(
-      source,
-      options.requestTimeoutMs === undefined ? timeouts : { ...timeouts, requestTimeoutMs: options.requestTimeoutMs },
-    );
+    const { listServerTools } = await import('./list-server-tools.ts');
+    return await listServerTools({ ...options, source }, progress);
   }
   const read = await readJsonFile(io, source.file, 'tools file', { maxBytes: fileBytes, maxDepth: fileDepth });
   if (!read.ok) throw new CliError(read.code, read.message);
   return { tools: toolList(read.value), text: read.text };
-}
-
-/** What `lint` says on standard error while it works: never on standard output, and only when asked for. */
-interface Progress {
-  readonly connecting: (where: string) => void;
-  readonly page: (page: number, tools: number) => void;
-  readonly listed: (tools: number) => void;
-  readonly linted: (done: number, of: number) => void;
-}
-
-/**
- * Progress lines (`schemaval: page 2: 7 tools so far (1.2 s)`) when standard error is a terminal (for a server) or
- * `--progress` asks; otherwise nothing, so a CI log or a captured stderr holds only errors.
- */
-function progressOf(io: CliIo, options: LintOptions): Progress {
-  const quiet = () => {};
-  // A server can be slow to list; a file is read at once, so its progress is only shown when asked for.
-  const onTerminal = io.stderrIsTty === true && options.source.kind !== 'file';
-  if (!(options.progress === true || onTerminal)) return { connecting: quiet, page: quiet, listed: quiet, linted: quiet };
-  const started = performance.now();
-  const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
-  const say = (text: string) => io.stderr(`schemaval: ${text} (${elapsed()})\n`);
-  const noun = (n: number) => `${n} tool${n === 1 ? '' : 's'}`;
-  let pages = 0;
-  return {
-    connecting: (where) => say(`connecting to ${where}`),
-    page: (page, tools) => {
-      pages = page;
-      say(`page ${page}: ${noun(tools)} so far`);
-    },
-    listed: (tools) => say(pages === 0 ? `read ${noun(tools)}` : `listed ${noun(tools)} in ${pages} page${pages === 1 ? '' : 's'}`),
-    linted: (done, of) => say(`linted ${done} of ${noun(of)}`),
-  };
 }
 
 /** How the reports name where the tools came from, and where in a tools file each tool's name stands. */

@@ -1,10 +1,8 @@
 import type { Validator, ValidatorOptions } from '../host/node.ts';
 import type { Policy } from '../protocol/policy.ts';
 import { CliError, type CliIo, exitCodes, usageError } from './cli-io.ts';
-import { type Command, helpFor, isCommand, synopsis, usageOf } from './help.ts';
+import { type Command, helpFor, isCommand, usageOf } from './help.ts';
 import { packageVersion } from './package-version.ts';
-import { parseOptions } from './parse-options.ts';
-import { policyOf, policyOptions } from './policy-flags.ts';
 
 /** How the CLI gets its validator and version; tests may choose inline mode. */
 export interface CliDeps {
@@ -50,21 +48,14 @@ async function run(argv: readonly string[], io: CliIo, deps: CliDeps, open: Open
     const { lintCommand } = await import('./lint-command.ts');
     return await lintCommand(open, io, options);
   }
-  const { values, positionals } = parseOptions(command, rest, {
-    json: { type: 'boolean', default: false },
-    schema: { type: 'string' },
-    instance: { type: 'string', default: '-' },
-    ...policyOptions,
-  });
-  if (positionals.length > 0) throw usageError(`unexpected argument ${JSON.stringify(positionals[0])}`, command);
-  if (typeof values.schema !== 'string') throw usageError('validate needs --schema FILE', command);
+  const { validateArgs } = await import('./validate-args.ts');
+  const parsed = validateArgs(rest);
+  if (parsed.kind === 'tool') {
+    const { validateToolCommand } = await import('./validate-tool-command.ts');
+    return await validateToolCommand(open, io, parsed);
+  }
   const { validateCommand } = await import('./validate-command.ts');
-  return await validateCommand(open, io, {
-    schema: values.schema,
-    instance: typeof values.instance === 'string' ? values.instance : '-',
-    json: values.json === true,
-    policy: policyOf(values, command),
-  });
+  return await validateCommand(open, io, parsed);
 }
 
 /** Starts the validator under the policy the command's flags give (the defaults for the rest). */
@@ -104,5 +95,5 @@ function reportError(io: CliIo, json: boolean, error: unknown): number {
 
 function usageHint(command: Command | undefined): string {
   if (command !== undefined) return `usage: ${usageOf(command, '       ')}\nrun "schemaval ${command} --help" for more\n`;
-  return `usage:\n  ${usageOf('lint', '  ')}\n  ${synopsis.validate}\nrun "schemaval --help" for more\n`;
+  return `usage:\n  ${usageOf('lint', '  ')}\n  ${usageOf('validate', '  ')}\nrun "schemaval --help" for more\n`;
 }

@@ -29,25 +29,38 @@ export async function validateCommand(
   if (compiled.status === 'refused') return report(io, options.json, { status: 'refused', refusal: compiled.refusal });
   if (!options.json) for (const w of compiled.warnings) io.stderr(`warning ${w.code}: ${w.message}\n`);
   const text = await readText(io, options.instance, 'instance');
-  let outcome: ValidationOutcome;
-  try {
-    outcome = await validator.validateJson(compiled.fingerprint === '' ? (schema.value as object) : compiled.fingerprint, text);
-  } catch (error) {
-    if ((error as { code?: unknown }).code !== 'TIMEOUT') throw error;
-    // An operational failure, not a verdict on the schema (docs/isolation.md): one timeout never refuses it.
-    const message = `validation ran past the ${policy.timeBudgetMs} ms time budget and was stopped`;
-    throw Object.assign(new Error(message), { code: 'TIMEOUT' });
-  }
+  const outcome = await withinBudget(policy, () =>
+    validator.validateJson(compiled.fingerprint === '' ? (schema.value as object) : compiled.fingerprint, text),
+  );
   if (outcome.status === 'invalid' && outcome.issues[0].keyword === 'json') {
     throw new CliError('invalid_json', jsonErrorMessage(options.instance, text, outcome.issues[0].message));
   }
   return report(io, options.json, outcome);
 }
 
-function report(io: CliIo, json: boolean, outcome: ValidationOutcome): number {
+/**
+ * Runs one validation; a `TIMEOUT` is an operational failure, not a verdict on the schema (docs/isolation.md): one
+ * timeout never refuses it, and the error says which budget ran out.
+ */
+export async function withinBudget(policy: Readonly<Policy>, validation: () => Promise<ValidationOutcome>): Promise<ValidationOutcome> {
+  try {
+    return await validation();
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'TIMEOUT') throw error;
+    const message = `validation ran past the ${policy.timeBudgetMs} ms time budget and was stopped`;
+    throw Object.assign(new Error(message), { code: 'TIMEOUT' });
+  }
+}
+
+/**
+ * Prints an outcome and returns its exit code: `valid` or one `$.path: message` line per issue on standard output,
+ * a refusal on standard error as `REFUSED (code): message` (`refused`: what was refused, `schema refused` by
+ * default); with `json`, the outcome itself as one line of JSON on standard output.
+ */
+export function report(io: CliIo, json: boolean, outcome: ValidationOutcome, refused = 'schema refused'): number {
   if (json) io.stdout(`${JSON.stringify(outcome)}\n`);
   if (outcome.status === 'refused') {
-    if (!json) io.stderr(`schema refused (${outcome.refusal.code}): ${outcome.refusal.message}\n`);
+    if (!json) io.stderr(`${refused} (${outcome.refusal.code}): ${outcome.refusal.message}\n`);
     return exitCodes.usage;
   }
   if (outcome.status === 'valid') {
