@@ -75,7 +75,12 @@ describe('extractCommands', () => {
   });
 
   it('finds commands named inline in prose, not in code blocks', () => {
-    const markdown = ['Run `npm run bench`, then `schemaval lint --url URL`; not `node x.js`.', fence, '`npm test`', fence].join('\n');
+    const markdown = [
+      'Run `npm run bench`, then `schemaval lint --url URL`; not `node x.js`, `schemaval edge: ready` or `npm run`.',
+      fence,
+      '`npm test`',
+      fence,
+    ].join('\n');
     assert.deepEqual(
       extractProseCommands('x.md', markdown).map(({ line, text }) => ({ line, text })),
       [

@@ -212,7 +212,8 @@ export function extractProseCommands(file: string, markdown: string): ProseComma
   return fences(markdown).prose.flatMap(({ line, text }) =>
     [...text.matchAll(/`([^`]+)`/g)]
       .map((span) => (span[1] as string).trim())
-      .filter((span) => /^(npm (run \S|start\b|test\b)|(npx )?schemaval \S)/.test(span))
+      // `schemaval edge: starting…` is a log line, not a command: a word must end at a blank or the span's end.
+      .filter((span) => /^(npm (run [\w:-]+|start|test)|(npx )?schemaval (--)?[a-z][\w-]*)(\s|$)/.test(span))
       .map((span) => ({ file, line, text: span })),
   );
 }

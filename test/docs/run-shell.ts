@@ -27,9 +27,26 @@ export function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
+// A detached group outlives this process unless stopped: on exit, Ctrl-C or SIGTERM (a CI step's timeout) every
+// group still open is killed, then the signal takes its default course.
+const open = new Set<ChildProcess>();
+const stopOpen = () => {
+  for (const child of open) signalGroup(child, 'SIGKILL');
+};
+process.once('exit', stopOpen);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    stopOpen();
+    process.kill(process.pid, signal);
+  });
+}
+
 /** Spawns `bash -c command` as a process-group leader with stdin closed. */
 export function spawnShell(command: string, options: Omit<ShellOptions, 'timeoutMs'>): ChildProcess {
-  return spawn('bash', ['-c', command], { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('bash', ['-c', command], { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  open.add(child);
+  child.once('close', () => open.delete(child));
+  return child;
 }
 
 /** Runs a command to its end (or its timeout) and returns its exit and output. */
