@@ -7,12 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type Context, helpForm, mergedInvocation, type RunRule, root, ruleFor, rules, type ServerKind, scratch } from './command-rules.ts';
-import { type DocCommand, documentedCommands } from './extract-commands.ts';
+import { type DocCommand, documentedCommands, type ProseCommand } from './extract-commands.ts';
 import { runShell } from './run-shell.ts';
 import { outputProblems } from './shown-output.ts';
 import { freePort, type RunningServer, startServer } from './start-server.ts';
 
-const where = (command: DocCommand) => `${command.file}:${command.line}`;
+const where = (command: DocCommand | ProseCommand) => `${command.file}:${command.line}`;
 
 // The project's offline settings (.ci/run), and no test-runner context: a nested `node --test` reports normally.
 const env: NodeJS.ProcessEnv = {
@@ -41,6 +41,15 @@ async function runCommand(command: DocCommand, rule: RunRule | undefined): Promi
   assert.equal(result.code, rule?.exit ?? 0, `exit ${result.code ?? result.signal}, want ${rule?.exit ?? 0}:\n${said}`);
   assert.deepEqual(outputProblems(command.shown.map(rewrite), result.stdout, result.stderr), [], `output differs from the docs:\n${said}`);
   rule?.check?.(result, text);
+}
+
+/** A help form must end by itself, exit 0 and print a usage: it runs nothing else. */
+async function runHelp(text: string): Promise<void> {
+  const result = await runShell(text, { cwd: root, env, timeoutMs: 30_000 });
+  const said = `$ ${text}\n--- stdout\n${result.stdout}--- stderr\n${result.stderr}`;
+  assert.equal(result.timedOut, false, `still running after 30 s (not a help):\n${said}`);
+  assert.equal(result.code, 0, `exit ${result.code ?? result.signal}:\n${said}`);
+  assert.match(result.stdout, /usage/i, `prints no usage:\n${said}`);
 }
 
 if (process.env.SCHEMAVAL_DOC_COMMANDS === '1') {
@@ -121,17 +130,23 @@ if (process.env.SCHEMAVAL_DOC_COMMANDS === '1') {
       if (rule?.how === 'serve' || rule?.how === 'not-here') continue;
       const name = `${where(command)} ${command.text}`;
       if (rule?.how === 'help') {
-        it(`${name} → ${helpForm(command.text)}`, { timeout: 60_000 }, async () => {
-          const text = helpForm(command.text);
-          const result = await runShell(text, { cwd: root, env, timeoutMs: 30_000 });
-          const said = `$ ${text}\n--- stdout\n${result.stdout}--- stderr\n${result.stderr}`;
-          assert.equal(result.timedOut, false, `still running after 30 s (not a help):\n${said}`);
-          assert.equal(result.code, 0, `exit ${result.code ?? result.signal}:\n${said}`);
-          assert.match(result.stdout, /usage/i, `prints no usage:\n${said}`);
-        });
+        it(`${name} → ${helpForm(command.text)}`, { timeout: 60_000 }, () => runHelp(helpForm(command.text)));
         continue;
       }
       it(name, { timeout: (rule?.timeoutMs ?? 60_000) + 30_000 }, () => runCommand(command, rule));
+    }
+
+    // Prose names a script without showing a run of it: its --help must answer (issue 22: `--help` on every script),
+    // unless a code block already asks it.
+    const asked = new Set(commands.map((command) => (ruleFor(command)?.how === 'help' ? helpForm(command.text) : command.text)));
+    const named = new Map<string, ProseCommand>();
+    for (const command of prose) {
+      const script = /^npm (?:run ([\w:-]+)|(start|test))/.exec(command.text);
+      const text = script === null ? undefined : helpForm(script[1] === undefined ? `npm ${script[2]}` : `npm run ${script[1]}`);
+      if (text !== undefined && !asked.has(text) && !named.has(text)) named.set(text, command);
+    }
+    for (const [text, command] of named) {
+      it(`${where(command)} names \`${command.text}\` → ${text}`, { timeout: 60_000 }, () => runHelp(text));
     }
 
     for (const kind of ['demo', 'edge'] as const) {
