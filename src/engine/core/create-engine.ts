@@ -219,21 +219,26 @@ export function createEngine(options: EngineOptions & { readonly adapter: Schema
     const input = inputSchema === undefined ? null : compileByFingerprint(inputSchema, inputKey, 'annotate');
     const output = outputSchema === undefined ? null : compileByFingerprint(outputSchema, outputKey, 'annotate');
     const verdict = toolVerdict(name, print, input, output);
-    const keys = [inputKey, outputKey].filter((key): key is string => key !== undefined);
+    const keys: string[] = [];
+    if (inputKey !== undefined) keys.push(inputKey);
+    if (outputKey !== undefined) keys.push(outputKey);
     // Cached only while the schema cache holds every schema the tool holds (a large output schema may have pushed
     // the input's out): otherwise the tool would keep alive what no cache weighs.
-    if (text !== undefined && keys.every((key) => schemas.peek(key) !== undefined)) {
-      tools.set(text, { name, fingerprint: print, input, output, verdict });
-      if (tools.peek(text) !== undefined) {
-        textOf.set(print, text);
-        keysOf.set(text, keys);
+    let held = text !== undefined;
+    for (const key of keys) if (schemas.peek(key) === undefined) held = false;
+    if (held) {
+      const at = text as string;
+      tools.set(at, { name, fingerprint: print, input, output, verdict });
+      if (tools.peek(at) !== undefined) {
+        textOf.set(print, at);
+        keysOf.set(at, keys);
         for (const key of keys) {
           let texts = users.get(key);
           if (texts === undefined) {
             texts = new Set();
             users.set(key, texts);
           }
-          texts.add(text);
+          texts.add(at);
         }
       }
     }

@@ -139,18 +139,21 @@ function refusedTool(name: string, message: string, fingerprint = ''): ToolVerdi
 
 /** Builds a tool's verdict from its schemas' compile results (docs/architecture.md#cli: refused if either schema is). */
 export function toolVerdict(name: string, fingerprint: string, input: CompileResult | null, output: CompileResult | null): ToolVerdict {
+  // No closure per tool: a tools/list of 10,000 builds 10,000 verdicts.
   const warnings: SchemaWarning[] = [];
-  const collect = (label: string, result: CompileResult | null): SchemaVerdict | null => {
-    if (result === null) return null;
-    if (result.status === 'refused')
-      return { status: 'refused', refusal: { code: result.refusal.code, message: `${label}: ${result.refusal.message}` } };
-    for (const warning of result.schema.warnings) warnings.push({ code: warning.code, message: `${label}: ${warning.message}` });
-    return { status: 'accepted' };
-  };
-  const inputVerdict = collect('inputSchema', input);
-  const outputVerdict = collect('outputSchema', output);
+  const inputVerdict = sideVerdict('inputSchema', input, warnings);
+  const outputVerdict = sideVerdict('outputSchema', output, warnings);
   const refused = inputVerdict?.status === 'refused' || outputVerdict?.status === 'refused';
   return { name, fingerprint, status: refused ? 'refused' : 'accepted', input: inputVerdict, output: outputVerdict, warnings };
+}
+
+/** One schema's part of a tool verdict; its warnings, labelled, go to `warnings`. */
+function sideVerdict(label: string, result: CompileResult | null, warnings: SchemaWarning[]): SchemaVerdict | null {
+  if (result === null) return null;
+  if (result.status === 'refused')
+    return { status: 'refused', refusal: { code: result.refusal.code, message: `${label}: ${result.refusal.message}` } };
+  for (const warning of result.schema.warnings) warnings.push({ code: warning.code, message: `${label}: ${warning.message}` });
+  return { status: 'accepted' };
 }
 
 /** Why a refused tool is refused: the first of its schemas that was refused; undefined for an accepted tool. */
