@@ -37,16 +37,18 @@ export function withToolCache(store: SessionStore, cache: ToolCache, key: ListKe
         );
       }
       const remembered = cache.remember(key, tools, page);
-      const write = store.putTools(remembered, page).catch(async (error: unknown) => {
-        cache.forget(key);
-        // The store refused the list as a whole (its pages add up past the bound): make sure it keeps none of it.
-        if (isStateTooLarge(error)) await store.putTools([], { first: true }).catch(() => undefined);
-        throw failed(error);
-      });
-      if (later === undefined) return write;
-      // This isolate answers from its cache at once; the Durable Object is written after the response. Should that
-      // write fail, the cache forgets the list (above), so the next call lists again: never a call on half a list.
-      later(write.catch(() => undefined));
+      const write = (): Promise<void> =>
+        store.putTools(remembered, page).catch(async (error: unknown) => {
+          cache.forget(key);
+          // The store refused the list as a whole (its pages add up past the bound): make sure it keeps none of it.
+          if (isStateTooLarge(error)) await store.putTools([], { first: true }).catch(() => undefined);
+          throw failed(error);
+        });
+      if (later === undefined) return write();
+      // This isolate answers from its cache at once; the Durable Object is written after the response (a timer, so
+      // that even building its rows waits until the answer is out). Should that write fail, the cache forgets the
+      // list (above), so the next call lists again: never a call on half a list.
+      later(new Promise((resolve) => setTimeout(resolve, 0)).then(write).catch(() => undefined));
     },
     async getTool(name: string): Promise<StoredTool | undefined> {
       const cached = cache.own(key, name);
