@@ -1,6 +1,16 @@
-// `npm start`: a short tour of the CLI on the example tools, printed as the commands a user would type.
+// `npm run tour`: a short tour of the CLI on the example tools, printed as the commands a user would type.
+import { scriptArgs } from '../scripts/script-args.mjs';
 import { main } from '../src/cli/main.ts';
 import { nodeIo } from '../src/cli/node-io.ts';
+
+scriptArgs({
+  command: 'npm run tour',
+  usage: `usage: npm run tour
+runs the CLI from the sources on examples/ (one lint, two validations) and prints each as the npx schemaval
+command a user would type, with its output and exit code. Takes no arguments.
+  -h, --help  this help`,
+  options: {},
+});
 
 const commands = [
   ['lint', 'examples/tools.json'],

@@ -1,20 +1,28 @@
 // `npm run conformance -- --suite DIR [--strict]`: the JSON-Schema-Test-Suite through the engine.
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { scriptArgs } from '../../scripts/script-args.mjs';
 import { compileSchema } from '../../src/engine/index.ts';
 import { classify, type Expectation, type GroupResult, loadSuite } from './suite.ts';
 
-const { values } = parseArgs({
+const usage = `usage: npm run conformance -- --suite DIR [--strict]
+runs the JSON-Schema-Test-Suite in DIR through the engine and prints pass/fail/refused per dialect.
+  --suite DIR  the suite's checkout (this repository's copy: test/fixtures/json-schema-test-suite)
+  --strict     exit 1 on a silent fail or a stale expectation (npm run conformance:ci)
+  -h, --help   this help`;
+const { values } = scriptArgs({
+  command: 'npm run conformance',
+  usage,
   options: { suite: { type: 'string' }, strict: { type: 'boolean', default: false } },
 });
-if (!values.suite) {
-  console.error('usage: npm run conformance -- --suite DIR [--strict]');
+const suite = values.suite;
+if (typeof suite !== 'string') {
+  console.error('npm run conformance: --suite DIR is required (npm run conformance -- --help lists the options)');
   process.exit(2);
 }
 const expectations = JSON.parse(readFileSync(new URL('./expectations.json', import.meta.url), 'utf8')).refusals as Expectation[];
 
 const started = performance.now();
-const results: GroupResult[] = loadSuite(values.suite).map((group) => {
+const results: GroupResult[] = loadSuite(suite).map((group) => {
   const compiled = compileSchema(group.schema, { defaultDialect: group.dialect });
   if (compiled.status === 'refused') return { group, outcome: compiled };
   const failed: string[] = [];
