@@ -15,6 +15,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const unitFiles = [
   'test/*.test.ts',
   'test/cli/*.test.ts',
+  'test/docs/*.test.ts',
   'test/engine/*.test.ts',
   'test/engine/adapters/*.test.ts',
   'test/engine/core/*.test.ts',
@@ -28,6 +29,7 @@ const unitFiles = [
   'test/engine/work/*.test.ts',
   'test/host/*.test.ts',
   'test/mcp/*.test.ts',
+  'test/scripts/*.test.ts',
   'test/worker/*.test.ts',
   'edge/test/*.test.ts',
   'edge/test/gateway/*.test.ts',
@@ -139,7 +141,7 @@ const commandOf = (name) => (name === 'test' ? 'npm test' : `npm run ${name}`);
 function usageOf(name, task) {
   const command = commandOf(name);
   const head = task.args === undefined ? `usage: ${command}` : `usage: ${command} -- ${task.args}`;
-  const filesOf = (files) => (files.length > 2 ? ` <${files.length} test-file globs>` : ` ${files.join(' ')}`);
+  const filesOf = (files) => (files.length > 2 ? ' <test files>' : ` ${files.join(' ')}`);
   const envOf = (env) => Object.entries(env ?? {}).map(([key, value]) => `${key}=${value} `);
   const steps = task.steps.map(
     (step, index) => `  ${index + 1}. ${envOf(step.env).join('')}${step.command}${step.files ? filesOf(step.files) : ''}`,
@@ -147,7 +149,20 @@ function usageOf(name, task) {
   const runs = task.steps.length > 1 ? 'runs in order, stopping at the first failure:' : 'runs:';
   const options = task.more === undefined ? '' : `${task.more}\n`;
   const env = task.environment === undefined ? '' : `environment: ${task.environment}\n`;
-  return `${head}\n${task.about}.\n${runs}\n${steps.join('\n')}\noptions:\n${options}  -h, --help  this help\n${env}`;
+  const globs = task.steps.flatMap((step) => (step.files?.length > 2 ? step.files : []));
+  const files = globs.length === 0 ? '' : `test files:\n${wrap(globs)}\n`;
+  return `${head}\n${task.about}.\n${runs}\n${steps.join('\n')}\n${files}options:\n${options}  -h, --help  this help\n${env}`;
+}
+
+/** Words as indented lines of at most 120 characters. */
+function wrap(words) {
+  const lines = [];
+  for (const word of words) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last].length + word.length < 120) lines[last] += ` ${word}`;
+    else lines.push(`  ${word}`);
+  }
+  return lines.join('\n');
 }
 
 /** One argument for `sh -c`, quoted so the shell passes it as typed. */

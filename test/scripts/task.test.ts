@@ -2,8 +2,8 @@
 // processes, but only --help and mistakes: none of them runs a step (that would be the suite inside itself).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
@@ -66,6 +66,23 @@ describe('scripts/task.mjs', () => {
     const { stdout } = await task('test', '-h');
     const steps = [...stdout.matchAll(/^ {2}\d\. npm run -s (\S+)$/gm)].map((match) => match[1]);
     assert.deepEqual(steps, ['check', 'test:unit', 'test:consumer', 'conformance:ci', 'test:e2e']);
+  });
+
+  it('npm run test:unit runs every folder of tests but the consumer tests, which npm run test:consumer runs', async () => {
+    const { stdout } = await task('test:unit', '--help');
+    const block = /\ntest files:\n((?: {2}.+\n)+)/.exec(stdout)?.[1] ?? '';
+    const globs = new Set(block.split(/\s+/).filter(Boolean));
+    const folders = new Set<string>();
+    for (const base of ['test', 'edge/test']) {
+      for (const entry of readdirSync(join(root, base), { recursive: true, withFileTypes: true })) {
+        if (entry.isFile() && entry.name.endsWith('.test.ts')) folders.add(relative(root, entry.parentPath));
+      }
+    }
+    assert.ok(folders.has('test/scripts') && folders.has('test/docs'), [...folders].join(' '));
+    for (const folder of folders) {
+      if (folder === 'test/consumer') continue;
+      assert.ok(globs.has(`${folder}/*.test.ts`), `test:unit does not run ${folder}/*.test.ts`);
+    }
   });
 
   it('an unknown option is one line of ours and exit 2, before any step runs', async () => {
