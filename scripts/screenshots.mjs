@@ -41,7 +41,7 @@ const shots = [
   },
   {
     name: 'form-error',
-    alt: 'get_weather with days = 12: $.days error, Call not ready',
+    alt: 'get_weather with days = 12: "Days: at most 10" under the field, Call not ready',
     steps: async (page) => {
       const form = await select(page, 'get_weather');
       await form.getByTestId('field-city').fill('Oslo');
@@ -63,7 +63,7 @@ const shots = [
   },
   {
     name: 'elicitation',
-    alt: 'the elicitation dialog with a bad email reported at $.email',
+    alt: 'the elicitation dialog with a bad email: "Email: a valid email" under the field',
     steps: async (page) => {
       const form = await select(page, 'sign_up');
       await page.locator('[data-testid="tool-form"][data-validation="valid"]').waitFor();
