@@ -183,7 +183,7 @@ function flagsOf(values, options) {
 /** Runs one shell command from the checkout; resolves with the exit code (128 + signal number if killed). */
 function runStep(command, env) {
   return new Promise((resolve, reject) => {
-    // Run directly (`node scripts/task.mjs`), the tools are still found, as under npm.
+    // Run directly (`node scripts/task.mjs`) too, the tools are found where npm puts them on PATH.
     const path = [join(root, 'node_modules', '.bin'), process.env.PATH].filter(Boolean).join(delimiter);
     const child = spawn('sh', ['-c', command], { cwd: root, stdio: 'inherit', env: { ...process.env, PATH: path, ...env } });
     // Ctrl-C or a CI timeout: the step decides how it ends, and its exit is ours.
@@ -201,7 +201,7 @@ const [name, ...rest] = process.argv.slice(2);
 const task = name === undefined ? undefined : Object.hasOwn(tasks, name) ? tasks[name] : undefined;
 if (task === undefined) {
   const list = Object.keys(tasks).map((key) => `  ${key.padEnd(14)} ${tasks[key].about}`);
-  const usage = `usage: node scripts/task.mjs TASK [-- args]   (package.json's scripts call it)\n${list.join('\n')}\n`;
+  const usage = `usage: node scripts/task.mjs TASK [ARGS ...]   (package.json's scripts call it: npm run TASK -- ARGS)\n${list.join('\n')}\n`;
   if (name === '--help' || name === '-h') {
     process.stdout.write(usage);
     process.exit(0);
