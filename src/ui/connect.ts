@@ -1,41 +1,11 @@
-import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import {
-  createIdbVerdictCache,
-  type SchemaValidationOptions,
-  type Validator,
-  withElicitationValidation,
-  withSchemaValidation,
-} from '../host/browser.ts';
-import { listAsSent } from '../mcp/list-as-sent.ts';
-import type { ElicitationRequest } from './elicitation-dialog.ts';
-import { type PageClient, withModernValidation } from './modern-client.ts';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { createIdbVerdictCache, withSchemaValidation } from '../host/browser.ts';
+import { type ConnectOptions, connectError, gatewayFetch, passThrough, requestInit } from './gateway-transport.ts';
+import type { PageClient } from './modern-client.ts';
 
-export interface ConnectOptions {
-  /** The gateway's MCP endpoint (the page's own origin, `/mcp`). */
-  readonly url: URL;
-  /** The MCP server to reach through the gateway (`/mcp?upstream=…`); empty: the gateway's default (the demo server). */
-  readonly server?: string;
-  /** Extra headers for that server's requests (`Authorization`), which the gateway passes on; never logged. */
-  readonly headers?: Readonly<Record<string, string>>;
-  /** Runs every check (in a Web Worker: `createValidator({ spawn: spawnBrowserWorker(url) })`). */
-  readonly validator: Validator;
-  readonly onWarning: NonNullable<SchemaValidationOptions['onWarning']>;
-  readonly onVerdicts: NonNullable<SchemaValidationOptions['onVerdicts']>;
-  /** Asks the person a form-mode elicitation; the answer is checked again by the adapter before it is sent. */
-  readonly elicit: (request: ElicitationRequest, signal: AbortSignal) => Promise<ElicitResult>;
-}
-
-/** Why the page could not connect, as a stable code (the gateway's `data.code` where it gave one). */
-export type ConnectErrorCode = 'invalid_server_url' | 'gateway_unreachable' | 'upstream_not_allowed' | 'upstream_not_configured';
-
-/** The gateway refuses a server off its allow-list before any fetch (edge/src/gateway/gateway-router.ts). */
-const refusalCodes: readonly string[] = ['upstream_not_allowed', 'upstream_not_configured'];
-
-const connectError = (code: ConnectErrorCode, message: string): Error & { code: ConnectErrorCode } =>
-  Object.assign(new Error(message), { code });
+export type { ConnectErrorCode, ConnectOptions } from './gateway-transport.ts';
 
 /** The gateway endpoint that reaches `server`; throws `invalid_server_url` for anything but an http(s) URL. */
 export function gatewayUrl(gateway: URL, server = ''): URL {
@@ -50,44 +20,6 @@ export function gatewayUrl(gateway: URL, server = ''): URL {
   }
   url.searchParams.set('upstream', target.href);
   return url;
-}
-
-/**
- * Whether this is the v1 transport opening the optional standalone SSE stream (a GET) outside any session. A server
- * that gave no `Mcp-Session-Id` (a stateless one) has no way to address that stream to this client and answers 405,
- * which the browser logs as an error on every connect; the page answers it itself, as the SDK reads "no stream". In a
- * session the GET goes out: the demo server sends its elicitations on it.
- */
-function sessionlessStream(input: RequestInfo | URL, init?: RequestInit): boolean {
-  const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
-  if (method.toUpperCase() !== 'GET') return false;
-  return !new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined)).has('mcp-session-id');
-}
-
-/**
- * The page's fetch towards the gateway: a refused upstream (403/400 with the gateway's `data.code`) becomes an error
- * with that code and message, and a gateway that cannot be reached says so, instead of the SDK's raw HTTP text.
- */
-async function gatewayFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
-  if (sessionlessStream(input, init)) return new Response(null, { status: 405, statusText: 'Method Not Allowed' });
-  let response: Response;
-  try {
-    response = await fetch(input, init);
-  } catch (error) {
-    if (init?.signal?.aborted) throw error;
-    throw connectError('gateway_unreachable', 'The page could not reach its gateway (/mcp): is the edge running?');
-  }
-  if (response.status === 403 || response.status === 400) {
-    const body = (await response
-      .clone()
-      .json()
-      .catch(() => undefined)) as { error?: { message?: unknown; data?: { code?: unknown } } } | undefined;
-    const code = body?.error?.data?.code;
-    if (typeof code === 'string' && refusalCodes.includes(code)) {
-      throw connectError(code as ConnectErrorCode, String(body?.error?.message ?? code));
-    }
-  }
-  return response;
 }
 
 /** What to tell the person when `connect` failed: the gateway's reason, phrased for the server they named. */
@@ -146,6 +78,8 @@ export async function connect(options: ConnectOptions): Promise<PageClient> {
   } catch (error) {
     if (!refusedLegacyRevision(error)) throw error;
     try {
+      // The v2 client is its own chunk: loaded only for a server that refused 2025-11-25.
+      const { connectModern } = await import('./connect-modern.ts');
       return await connectModern(url, options);
     } catch {
       throw error; // Neither revision: the server's own answer to the first attempt says most.
@@ -153,13 +87,13 @@ export async function connect(options: ConnectOptions): Promise<PageClient> {
   }
 }
 
-/** The person's headers for this server, on every request its transport makes. */
-const requestInit = (options: ConnectOptions): RequestInit => ({ headers: { ...options.headers } });
-
 async function connectLegacy(url: URL, options: ConnectOptions): Promise<PageClient> {
   const { validator } = options;
   const client = withSchemaValidation(
-    new Client({ name: 'schemaval-demo-page', version: '0.1.0' }, { capabilities: { elicitation: { form: {} } } }),
+    new Client(
+      { name: 'schemaval-demo-page', version: '0.1.0' },
+      { capabilities: { elicitation: { form: {} } }, jsonSchemaValidator: passThrough },
+    ),
     { validator, cache: createIdbVerdictCache(), onWarning: options.onWarning, onVerdicts: options.onVerdicts },
   );
   client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
@@ -168,30 +102,4 @@ async function connectLegacy(url: URL, options: ConnectOptions): Promise<PageCli
   });
   await client.connect(new StreamableHTTPClientTransport(url, { fetch: gatewayFetch, requestInit: requestInit(options) }));
   return Object.assign(client, { revision: '2025-11-25' as const });
-}
-
-/** The v2 client's own output check is left to the page's worker (a warning, as on the v1 path): it passes all. */
-const passThrough = { getValidator: () => (input: unknown) => ({ valid: true as const, data: input as never, errorMessage: undefined }) };
-
-export async function connectModern(url: URL, options: ConnectOptions): Promise<PageClient> {
-  const client = withElicitationValidation(
-    new ModernClient(
-      { name: 'schemaval-demo-page', version: '0.1.0' },
-      {
-        capabilities: { elicitation: { form: {} } },
-        versionNegotiation: { mode: { pin: '2026-07-28' } },
-        jsonSchemaValidator: passThrough,
-      },
-    ),
-    { validator: options.validator },
-  );
-  client.setRequestHandler('elicitation/create', async (request, ctx) => {
-    const params = request.params as { message: string; requestedSchema?: unknown };
-    const signal = (ctx as { mcpReq?: { signal?: AbortSignal } }).mcpReq?.signal ?? new AbortController().signal;
-    return (await options.elicit({ message: params.message, requestedSchema: params.requestedSchema }, signal)) as never;
-  });
-  const transport = new ModernTransport(url, { fetch: gatewayFetch, requestInit: requestInit(options) });
-  await client.connect(transport);
-  listAsSent(transport);
-  return withModernValidation(client, options);
 }

@@ -19,7 +19,8 @@ import { createValidator } from '../../src/host/node.ts';
 import { withSchemaValidation } from '../../src/host/with-schema-validation.ts';
 import { maxToolListPages, refusedToolMessage, unknownToolMessage } from '../../src/mcp/index.ts';
 import type { ToolVerdict } from '../../src/protocol/tool.ts';
-import { connectModern, describeConnectError } from '../../src/ui/connect.ts';
+import { describeConnectError } from '../../src/ui/connect.ts';
+import { connectModern } from '../../src/ui/connect-modern.ts';
 import { listAllTools } from '../../src/ui/list-tools.ts';
 import { memoryIo } from '../helpers/memory-io.ts';
 
