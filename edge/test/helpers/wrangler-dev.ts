@@ -30,7 +30,7 @@ export function freePort(): Promise<number> {
 
 export async function startWranglerDev(vars: Record<string, string> = {}, timeoutMs = 90_000): Promise<WranglerDev> {
   // The Worker serves the demo page as static assets; wrangler needs the folder to exist.
-  const { buildPage } = (await import('../../../scripts/build-page.mjs')) as { buildPage: (o?: { quiet?: boolean }) => Promise<void> };
+  const { buildPage } = (await import('../../../scripts/build-page.mjs')) as { buildPage: (o?: { quiet?: boolean }) => Promise<unknown> };
   await buildPage({ quiet: true });
   const port = await freePort();
   // Through edge/dev.mjs (`npm run edge`): the same offline settings and shutdown as a user gets. The inspector goes

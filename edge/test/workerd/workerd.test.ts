@@ -35,7 +35,7 @@ before(async () => {
   process.env.XDG_CONFIG_HOME ??= fileURLToPath(new URL('../../../.cache/xdg', import.meta.url));
   process.env.WRANGLER_SEND_METRICS ??= 'false';
   // The Worker serves the demo page as assets, so wrangler's converter wants the folder to exist.
-  const { buildPage } = (await import('../../../scripts/build-page.mjs')) as { buildPage: (o?: { quiet?: boolean }) => Promise<void> };
+  const { buildPage } = (await import('../../../scripts/build-page.mjs')) as { buildPage: (o?: { quiet?: boolean }) => Promise<unknown> };
   await buildPage({ quiet: true });
   const { unstable_getMiniflareWorkerOptions } = await import('wrangler');
   const config = fileURLToPath(new URL('../../wrangler.jsonc', import.meta.url));

@@ -1,0 +1,48 @@
+// The demo page as it ships (issue 21 item 7): minified, with no schema engine and no ajv in what its main thread
+// loads, and the v2 SDK client (only a 2026-07-28 server needs it) loaded on demand.
+import assert from 'node:assert/strict';
+import { readFile, rm } from 'node:fs/promises';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { buildPage } from '../../scripts/build-page.mjs';
+import { engineOnMainThread } from '../helpers/bundle-inputs.ts';
+
+const out = fileURLToPath(new URL('../../.cache/page-build-test', import.meta.url));
+
+describe('the demo page build', () => {
+  after(() => rm(out, { recursive: true, force: true }));
+
+  it('keeps the engine in the worker, leaves ajv out, and loads the v2 client only on demand', async (t) => {
+    const built = await buildPage({ quiet: true, out });
+    const byName = new Map(built.scripts.map((script) => [script.name, script]));
+    const main = byName.get('main.js');
+    const worker = byName.get('worker.js');
+    assert.ok(main && worker);
+    const mainThread = built.upFront.filter((name) => name !== 'worker.js').map((name) => byName.get(name));
+    for (const script of mainThread) {
+      assert.ok(script);
+      assert.deepEqual(
+        script.inputs.filter((input) => engineOnMainThread.test(input)),
+        [],
+        `${script.name} holds engine code`,
+      );
+      assert.deepEqual(
+        script.inputs.filter((input) => /node_modules\/(ajv|ajv-formats|@modelcontextprotocol\/client)\//.test(input)),
+        [],
+        `${script.name} holds ajv or the v2 client`,
+      );
+    }
+    // The checks above can fail: the engine is in the worker, the v2 client in a chunk main.js imports on demand.
+    assert.ok(worker.inputs.some((input) => input.includes('node_modules/re2js/')));
+    const modern = built.scripts.find((script) => script.inputs.some((input) => input.includes('@modelcontextprotocol/client/')));
+    assert.ok(modern, 'the v2 client is bundled somewhere');
+    assert.ok(main.lazy.includes(modern.name), 'main.js loads it with import()');
+    assert.ok(!built.upFront.includes(modern.name));
+    let gzip = 0;
+    for (const name of built.upFront) gzip += gzipSync(await readFile(`${out}/${name}`)).length;
+    t.diagnostic(`a visit downloads ${(gzip / 1024).toFixed(1)} KB of gzip script: ${built.upFront.join(', ')}`);
+    // Minified, not the 399 KB of the unminified single bundles before.
+    assert.ok(gzip < 200 * 1024, `${gzip} bytes`);
+  });
+});
