@@ -5,6 +5,7 @@ import { toolRefusal } from '../../../src/engine/tools/index.ts';
 import { judgeToolList, refusedToolMessage } from '../../../src/mcp/index.ts';
 import type { Issue } from '../../../src/protocol/issue.ts';
 import type { ValidationOutcome } from '../../../src/protocol/outcome.ts';
+import type { ToolVerdict } from '../../../src/protocol/tool.ts';
 import type { ListPage, SessionStore, StoredTool } from '../state/session-store.ts';
 
 /** Generous: the engine applies the policy's own bounds to each schema and instance. */
@@ -13,6 +14,24 @@ const definitionLimits = { maxBytes: 16 * 1024 * 1024, maxDepth: 1000 };
 /** `{ name, inputSchema, outputSchema }` as JSON text that keeps every number exact (`exactJsonText`). */
 export function definitionText(tool: { name?: unknown; inputSchema?: unknown; outputSchema?: unknown }): string {
   return exactJsonText({ name: tool.name, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema }) ?? '{}';
+}
+
+/** Tools compiled between two turns of the event loop (see `compileInSlices`). */
+const sliceTools = 256;
+
+/**
+ * `engine.compileTools` a slice at a time, yielding to the event loop between slices: the engine is synchronous, and
+ * a list of 10,000 tools compiled in one go held the isolate for ~0.7 s, during which it answered nothing else (not
+ * even /healthz). The list's own refusals (duplicates across slices) are judged on the whole list before this.
+ */
+export async function compileInSlices(engine: Engine, tools: readonly unknown[]): Promise<ToolVerdict[]> {
+  if (tools.length <= sliceTools) return engine.compileTools(tools);
+  const verdicts: ToolVerdict[] = [];
+  for (let at = 0; at < tools.length; at += sliceTools) {
+    if (at > 0) await new Promise((resolve) => setTimeout(resolve, 0));
+    verdicts.push(...engine.compileTools(tools.slice(at, at + sliceTools)));
+  }
+  return verdicts;
 }
 
 export type GateOutcome =
@@ -49,7 +68,7 @@ export function createToolGate(engine: Engine) {
       page: ListPage,
       revision?: string,
     ): Promise<{ accepted: unknown[]; refused: StoredTool[] }> {
-      const verdicts = await judgeToolList(tools, revision, (judged) => engine.compileTools(judged));
+      const verdicts = await judgeToolList(tools, revision, (judged) => compileInSlices(engine, judged));
       const stored: StoredTool[] = verdicts.map((verdict, i) => {
         const tool = (tools[i] ?? {}) as { name?: unknown; inputSchema?: unknown; outputSchema?: unknown };
         return {
