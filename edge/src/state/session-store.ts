@@ -115,7 +115,7 @@ export function withExpiry(tool: StoredTool, expiresAt: number): StoredTool {
   return stamped;
 }
 
-/** A verdict's `dataBytes`, once per verdict object: a tool is weighed by the wrapper, the cache and the store. */
+/** A verdict's `dataBytes`, once per verdict object: the engine hands the same verdict to every list that repeats a tool. */
 const weighedVerdicts = new WeakMap<ToolVerdict, number>();
 
 function verdictBytes(verdict: ToolVerdict): number {
@@ -165,14 +165,9 @@ export const storedToolFormat = 2;
  * verdict, and the record's `format`. `unpackTool` puts it back.
  */
 export function packTool(tool: StoredTool): string {
-  return JSON.stringify(packedRecord(tool));
-}
-
-/** `packTool` before it is written as text, for a caller that writes it inside a larger JSON text. */
-export function packedRecord(tool: StoredTool): Record<string, unknown> {
   const { name: _name, verdict, ...rest } = tool;
   const { name: _verdictName, ...verdictRest } = verdict;
-  return { format: storedToolFormat, ...rest, verdict: verdictRest };
+  return JSON.stringify({ format: storedToolFormat, ...rest, verdict: verdictRest });
 }
 
 /** A row's tool; undefined for a record of another `format` (or without one), so it fails closed as unknown. */

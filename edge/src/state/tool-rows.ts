@@ -1,4 +1,4 @@
-import { packedRecord, type StoredTool, storedToolBytes } from './session-store.ts';
+import { packTool, type StoredTool, storedToolBytes } from './session-store.ts';
 
 /** A tool as a Durable Object row: its name (the key), its packed record as JSON text, and its `storedToolBytes`. */
 export interface ToolRow {
@@ -24,7 +24,7 @@ export function toolRows(tools: readonly StoredTool[], maxBatchChars = 256 * 102
   let chars = 2;
   for (const tool of tools) {
     // The record as an object in the row, not a string in it: written once, not quoted a second time.
-    const record = JSON.stringify(packedRecord(tool));
+    const record = packTool(tool);
     const bytes = storedToolBytes(tool);
     const row = `[${JSON.stringify(tool.name)},${record},${bytes}]`;
     if (row.length + 2 > maxBatchChars) {
