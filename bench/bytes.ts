@@ -5,7 +5,6 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
 import { buildAll } from '../scripts/build.mjs';
 import { buildPage } from '../scripts/build-page.mjs';
 
@@ -16,8 +15,8 @@ export interface Bytes {
   readonly page: Readonly<Record<string, number>>;
   /** What a visit loads up front (main.js, its static chunks, worker.js), gzip. */
   readonly hostAndWorker: number;
-  /** The same two entries minified (what a production build could serve), gzip, and their three largest inputs. */
-  readonly minified: { readonly hostAndWorker: number; readonly largest: readonly string[] };
+  /** The five largest packages or source folders in what a visit loads up front (minified, before gzip). */
+  readonly largest: readonly string[];
   readonly tarball?: {
     readonly packed: number;
     readonly unpacked: number;
@@ -39,7 +38,7 @@ export async function measureBytes(): Promise<Bytes> {
   // What a visit downloads before any import(): main.js, the chunks it imports, and the worker.
   let hostAndWorker = 0;
   for (const name of built.upFront) hostAndWorker += page[name] ?? 0;
-  const minified = await minifiedPage();
+  const largest = largestInputs(built);
   try {
     if (!existsSync(`${root}dist/src/index.js`)) await buildAll();
     const builtAt = statSync(`${root}dist/src/index.js`).mtime.toISOString().slice(0, 16).replace('T', ' ');
@@ -55,44 +54,28 @@ export async function measureBytes(): Promise<Bytes> {
     return {
       page,
       hostAndWorker,
-      minified,
+      largest,
       tarball: { packed: pack.size, unpacked: pack.unpackedSize, maps, files: pack.files.length, builtAt },
     };
   } catch (error) {
-    return { page, hostAndWorker, minified, tarballError: String(error instanceof Error ? error.message : error).split('\n')[0] };
+    return { page, hostAndWorker, largest, tarballError: String(error instanceof Error ? error.message : error).split('\n')[0] };
   }
 }
 
-/** scripts/build-page.mjs's entries with minify on, in memory; inputs grouped by package or source folder. */
-async function minifiedPage(): Promise<Bytes['minified']> {
-  const { outputFiles, metafile } = await build({
-    absWorkingDir: root,
-    entryPoints: { main: 'src/ui/main.ts', worker: 'src/worker/browser-entry.ts' },
-    outdir: `${root}.cache/bench-page`,
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'chrome120',
-    minify: true,
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-  });
-  const hostAndWorker = outputFiles
-    .filter((file) => file.path.endsWith('.js'))
-    .reduce((sum, file) => sum + gzipSync(file.contents).length, 0);
+/** The five largest packages or source folders in what a visit loads up front, from the page build's own metafile. */
+function largestInputs(built: Awaited<ReturnType<typeof buildPage>>): string[] {
   const groups = new Map<string, number>();
-  for (const output of Object.values(metafile.outputs)) {
-    for (const [path, input] of Object.entries(output.inputs)) {
-      const group = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? path.replace(/\/[^/]*$/, '');
-      groups.set(group, (groups.get(group) ?? 0) + input.bytesInOutput);
+  for (const script of built.scripts) {
+    if (!built.upFront.includes(script.name)) continue;
+    for (const input of script.inputs) {
+      const group = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input.path)?.[1] ?? input.path.replace(/\/[^/]*$/, '');
+      groups.set(group, (groups.get(group) ?? 0) + input.bytes);
     }
   }
-  const largest = [...groups]
-    .sort((a, b) => b[1] - a[1])
+  return [...groups]
+    .sort((x, y) => y[1] - x[1])
     .slice(0, 5)
     .map(([group, size]) => `${group} ${kb(size)}`);
-  return { hostAndWorker, largest };
 }
 
 const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
@@ -104,7 +87,7 @@ export function bytesLines(bytes: Bytes): string[] {
     .join(', ');
   return [
     `page as scripts/build-page.mjs builds it (minified; the v2 client a chunk loaded on demand), gzip: ${assets}; host + worker ${kb(bytes.hostAndWorker)}`,
-    `  minified, gzip: host + worker ${kb(bytes.minified.hostAndWorker)}; largest inputs (minified, raw): ${bytes.minified.largest.join(', ')}`,
+    `  largest inputs of what a visit loads up front (minified, raw): ${bytes.largest.join(', ')}`,
     bytes.tarball
       ? `tarball: ${mb(bytes.tarball.packed)} packed, ${mb(bytes.tarball.unpacked)} unpacked, ${bytes.tarball.files} files, ` +
         `of which source maps ${mb(bytes.tarball.maps)} (dist/ built ${bytes.tarball.builtAt} UTC)`

@@ -1,8 +1,8 @@
 export interface PageScript {
   readonly name: string;
   readonly bytes: number;
-  /** The source files that put bytes into it. */
-  readonly inputs: readonly string[];
+  /** The source files that put bytes into it, and how many (minified, before gzip). */
+  readonly inputs: readonly { readonly path: string; readonly bytes: number }[];
   /** Scripts it imports statically, and those it loads on demand (`import()`). */
   readonly imports: readonly string[];
   readonly lazy: readonly string[];

@@ -75,7 +75,7 @@ function describeScripts(pageMeta, workerMeta, out) {
       bytes: output.bytes,
       inputs: Object.entries(output.inputs)
         .filter(([, input]) => input.bytesInOutput > 0)
-        .map(([input]) => input),
+        .map(([path, input]) => ({ path, bytes: input.bytesInOutput })),
       imports: output.imports.filter((i) => i.kind === 'import-statement').map((i) => name(i.path)),
       lazy: output.imports.filter((i) => i.kind === 'dynamic-import').map((i) => name(i.path)),
     }));

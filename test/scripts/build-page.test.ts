@@ -23,19 +23,19 @@ describe('the demo page build', () => {
     for (const script of mainThread) {
       assert.ok(script);
       assert.deepEqual(
-        script.inputs.filter((input) => engineOnMainThread.test(input)),
+        script.inputs.filter((input) => engineOnMainThread.test(input.path)),
         [],
         `${script.name} holds engine code`,
       );
       assert.deepEqual(
-        script.inputs.filter((input) => /node_modules\/(ajv|ajv-formats|@modelcontextprotocol\/client)\//.test(input)),
+        script.inputs.filter((input) => /node_modules\/(ajv|ajv-formats|@modelcontextprotocol\/client)\//.test(input.path)),
         [],
         `${script.name} holds ajv or the v2 client`,
       );
     }
     // The checks above can fail: the engine is in the worker, the v2 client in a chunk main.js imports on demand.
-    assert.ok(worker.inputs.some((input) => input.includes('node_modules/re2js/')));
-    const modern = built.scripts.find((script) => script.inputs.some((input) => input.includes('@modelcontextprotocol/client/')));
+    assert.ok(worker.inputs.some((input) => input.path.includes('node_modules/re2js/')));
+    const modern = built.scripts.find((script) => script.inputs.some((input) => input.path.includes('@modelcontextprotocol/client/')));
     assert.ok(modern, 'the v2 client is bundled somewhere');
     assert.ok(main.lazy.includes(modern.name), 'main.js loads it with import()');
     assert.ok(!built.upFront.includes(modern.name));
