@@ -28,8 +28,9 @@ export interface EngineOptions {
    */
   readonly maxCacheBytes?: number;
   /**
-   * SHA-256 of a text as lowercase hex (default: @noble/hashes, which runs anywhere). A Node worker or a workerd
-   * isolate passes the platform's native one: a list of 10,000 tools hashes 10,000 texts, ~4.5 us each in JavaScript.
+   * SHA-256 of a text as lowercase hex (default: @noble/hashes, which runs anywhere). The Node worker passes Node's
+   * native one: a list of 10,000 tools hashes 10,000 texts, ~4.5 us each in JavaScript. workerd keeps the default
+   * (node:crypto there needs `nodejs_compat`, and measured only ~30% faster).
    */
   readonly hashText?: HashText;
 }

@@ -46,8 +46,8 @@ function hashTool(tool: FingerprintedTool): string {
 
 /**
  * Lowercase hex SHA-256 of a text's UTF-8 bytes. The engine's default is `hashText`, pure JavaScript so it runs in a
- * page; a platform with a native synchronous SHA-256 (Node, workerd under `nodejs_compat`) passes its own, which must
- * give the same hex for every well-formed text (test/engine/json/native-hash.test.ts).
+ * page or a Worker; the Node worker passes node:crypto's (src/worker/node-hash.ts), which must give the same hex for
+ * every well-formed text (test/worker/node-hash.test.ts).
  */
 export type HashText = (text: string) => string;
 
