@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withoutBrokenPipes } from '../scripts/disconnect-noise.mjs';
 import { scriptArgs } from '../scripts/script-args.mjs';
@@ -16,7 +16,8 @@ const host = '127.0.0.1';
 const usage = `usage: npm run edge -- [--port 8787] [--var KEY:VALUE ...] [--persist-to DIR] [--inspector-port N]
   --port N            where the Worker answers (default 8787)
   --var KEY:VALUE     a Worker variable, e.g. --var CORS_ORIGINS:http://localhost:5173 (repeatable)
-  --persist-to DIR    where the local Durable Object state is kept (default: edge/.wrangler/state)
+  --persist-to DIR    where the local Durable Object state is kept (default: edge/.wrangler/state); two
+                      wrangler dev runs at once need two folders (npm start keeps its own)
   --inspector-port N  wrangler's inspector; 0 picks any free port. Default: SCHEMAVAL_INSPECTOR_PORT if set,
                       else port + 1000, or any free port when that one is taken
   --build-page        bundle the demo page into edge/public first (what npm run edge does)
@@ -35,6 +36,11 @@ const { values } = scriptArgs({
     'raw-output': { type: 'boolean', default: false },
   },
 });
+
+if (values['persist-to'] === '') {
+  console.error('--persist-to wants a folder, got ""');
+  process.exit(2);
+}
 
 /** A TCP port from text, or undefined when it is not one (0 only where `zero` allows it). */
 const portOf = (text, zero) => {
@@ -118,6 +124,12 @@ const env = {
   ...(process.stdout.isTTY && process.env.NO_COLOR === undefined ? { FORCE_COLOR: '1' } : {}),
 };
 
+// wrangler runs from edge/, so a relative folder is resolved here, against where the command was typed (npm's INIT_CWD).
+const persistTo =
+  values['persist-to'] === undefined
+    ? join(edge, '.wrangler', 'state')
+    : resolve(process.env.INIT_CWD ?? process.cwd(), values['persist-to']);
+
 // The wrangler launcher itself (not npx): it forwards SIGINT/SIGTERM to its CLI, which shuts workerd down.
 const wranglerBin = join(dirname(createRequire(import.meta.url).resolve('wrangler/package.json')), 'bin', 'wrangler.js');
 const args = [
@@ -132,13 +144,29 @@ const args = [
   String(inspectorPort),
   '--show-interactive-dev-session=false',
   ...values.var.flatMap((entry) => ['--var', entry]),
-  ...(values['persist-to'] === undefined ? [] : ['--persist-to', values['persist-to']]),
+  '--persist-to',
+  persistTo,
 ];
 const wrangler = spawn(process.execPath, args, { cwd: edge, env, stdio: ['ignore', 'pipe', 'pipe'] });
 // Through the broken-pipe filter (scripts/disconnect-noise.mjs), unless asked for everything.
 const forward = (from, to) => (values['raw-output'] ? from : from.pipe(withoutBrokenPipes())).pipe(to);
 forward(wrangler.stdout, process.stdout);
 forward(wrangler.stderr, process.stderr);
+// Another workerd on the same state folder makes this one fail at start with SQLITE_BUSY: say what to do about it.
+let stateLocked = false;
+const lockedState = /database is locked|SQLITE_BUSY/;
+for (const stream of [wrangler.stdout, wrangler.stderr]) {
+  stream.on('data', (chunk) => {
+    if (!stateLocked && lockedState.test(String(chunk))) stateLocked = true;
+  });
+}
+wrangler.once('exit', () => {
+  if (stateLocked && !stopping) {
+    console.error(
+      `schemaval edge: the Durable Object state in ${persistTo} is held by another wrangler dev; stop that one, or give this one its own --persist-to DIR`,
+    );
+  }
+});
 // A reader that went away (EPIPE) is no reason to crash with wrangler still running: it is stopped as usual.
 process.stdout.on('error', () => undefined);
 process.stderr.on('error', () => undefined);

@@ -2,15 +2,18 @@
 // Prints the URL once our edge answers on that port (a port in use: exit 1); Ctrl-C stops both. Options: `usage` below.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { register } from 'tsx/esm/api';
 import { buildPage } from './build-page.mjs';
 import { scriptArgs } from './script-args.mjs';
 
-const usage = `usage: npm start -- [--port 8787] [--upstream-port N] [--allow URL ...] [--inspector-port N]
+const usage = `usage: npm start -- [--port 8787] [--upstream-port N] [--allow URL ...] [--persist-to DIR] [--inspector-port N]
   --port N            the edge and the page (default 8787)
   --upstream-port N   the demo MCP server (default: any free port)
   --allow URL         a further MCP server the page may connect to (repeatable, or comma-separated)
+  --persist-to DIR    the edge's local Durable Object state (default: edge/.wrangler/demo-state, apart from
+                      npm run edge's, so the two can run at once)
   --inspector-port N  wrangler's inspector (default: SCHEMAVAL_INSPECTOR_PORT, else port + 1000 or any free; 0: any free)
   -h, --help          this help`;
 // Arguments first: --help and a mistake answer before tsx or the page bundle load.
@@ -21,6 +24,7 @@ const { values } = scriptArgs({
     port: { type: 'string', default: '8787' },
     'upstream-port': { type: 'string', default: '0' },
     allow: { type: 'string', multiple: true, default: [] },
+    'persist-to': { type: 'string' },
     'inspector-port': { type: 'string' },
   },
 });
@@ -31,6 +35,10 @@ const port = Number(values.port);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const host = '127.0.0.1';
 
+if (values['persist-to'] === '') {
+  console.error('--persist-to wants a folder, got ""');
+  process.exit(2);
+}
 // A port already in use is an error (exit 1) before anything starts, never a URL that points at someone else's server.
 /** Why nothing can listen on host:candidate right now, or undefined when it is free. */
 const busy = (candidate) =>
@@ -64,9 +72,15 @@ console.log(`demo MCP server on ${upstream.url}`);
 // The demo server is the default upstream and heads the allow-list; --allow adds the servers the page may name.
 const allowed = [upstream.url, ...values.allow.flatMap((entry) => entry.split(',')).map((entry) => entry.trim())].filter(Boolean);
 if (allowed.length > 1) console.log(`the page may also connect to: ${allowed.slice(1).join(', ')}`);
+const persistTo =
+  values['persist-to'] === undefined
+    ? `${root}edge/.wrangler/demo-state`
+    : resolve(process.env.INIT_CWD ?? process.cwd(), values['persist-to']);
 const edgeArgs = [
   '--port',
   String(port),
+  '--persist-to',
+  persistTo,
   ...(values['inspector-port'] === undefined ? [] : ['--inspector-port', values['inspector-port']]),
   '--var',
   `UPSTREAM_MCP_URL:${upstream.url}`,

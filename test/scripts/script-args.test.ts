@@ -159,6 +159,14 @@ describe('script arguments', () => {
     }
   });
 
+  it('both servers refuse an empty --persist-to before anything starts', async () => {
+    for (const script of ['edge/dev.mjs', 'scripts/demo.mjs']) {
+      const empty = await run(script, ['--persist-to', '']);
+      assert.equal(empty.status, 2, script);
+      assert.equal(empty.stderr, '--persist-to wants a folder, got ""\n', script);
+    }
+  });
+
   it('npm run screenshots names a picture it does not have', async () => {
     const { status, stderr } = await run('scripts/screenshots.mjs', ['--only', 'tools,sunset']);
     assert.equal(status, 2);
