@@ -110,6 +110,10 @@ export function createEngine(options: EngineOptions & { readonly adapter: Schema
   // hashed it. Any other object is canonicalised and hashed on every call, so a mutation always takes effect. A
   // WeakMap holds nothing alive: an entry (a 64-character fingerprint) goes with the caller's object.
   const frozenPrints = new WeakMap<object, string>();
+  // Any other object may change between calls, so it is found by identity only while its JSON.stringify text (V8's
+  // native writer: a fraction of canonicalising and hashing) is still the text it had when it was hashed. A change
+  // JSON cannot show (NaN where null stood, a caller's own toJSON) is the one a caller must not make in place.
+  const seenPrints = new WeakMap<object, { readonly text: string; readonly print: string }>();
 
   const compileByFingerprint = (schema: unknown, print: string | undefined, formats: FormatMode): CompileResult => {
     if (print === undefined) return compileUnhashable(schema, formats);
@@ -136,17 +140,23 @@ export function createEngine(options: EngineOptions & { readonly adapter: Schema
     };
   };
 
-  /** The schema's fingerprint: by identity for a deeply frozen object seen before, else its canonical text hashed. */
+  /** The schema's fingerprint: by identity for an object seen before (unchanged), else its canonical text hashed. */
   const schemaPrint = (schema: unknown): string | undefined => {
-    const isObject = typeof schema === 'object' && schema !== null;
-    if (isObject) {
-      const known = frozenPrints.get(schema);
-      if (known !== undefined) return known;
-    }
-    const text = safeCanonicalJson(schema);
-    const print = text === undefined ? undefined : hash(text);
-    if (isObject && print !== undefined && isDeepFrozenJson(schema)) frozenPrints.set(schema, print);
+    if (typeof schema !== 'object' || schema === null) return hashedPrint(schema);
+    const frozen = frozenPrints.get(schema);
+    if (frozen !== undefined) return frozen;
+    const plain = plainText(schema);
+    const seen = seenPrints.get(schema);
+    if (seen !== undefined && plain !== undefined && seen.text === plain) return seen.print;
+    const print = hashedPrint(schema);
+    if (print === undefined) return undefined;
+    if (isDeepFrozenJson(schema)) frozenPrints.set(schema, print);
+    else if (plain !== undefined) seenPrints.set(schema, { text: plain, print });
     return print;
+  };
+  const hashedPrint = (schema: unknown): string | undefined => {
+    const text = safeCanonicalJson(schema);
+    return text === undefined ? undefined : hash(text);
   };
 
   const compileNow = (schema: unknown, formats: FormatMode): { readonly fingerprint: string; readonly result: CompileResult } => {
@@ -325,6 +335,15 @@ function refusalOf(tool: CompiledTool): Refused | undefined {
 function safeCanonicalJson(value: unknown): string | undefined {
   try {
     return canonicalJson(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** V8's own JSON text of a value, or undefined where it has none (a bigint, a cycle) or throws (a toJSON). */
+function plainText(value: object): string | undefined {
+  try {
+    return JSON.stringify(value);
   } catch {
     return undefined;
   }

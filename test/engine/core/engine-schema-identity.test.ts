@@ -1,11 +1,12 @@
-// Issue 21 item 3: a schema object seen before is found by identity, not canonicalised and hashed again, but only
-// when the caller can no longer change it (deeply frozen); any other object is read afresh, so a mutation after a
-// call always takes effect (fail closed). Fingerprints stay what `fingerprint` and `toolFingerprint` say.
+// Issue 21 item 3: a schema object seen before is found by identity, not canonicalised and hashed again: at once when
+// the caller can no longer change it (deeply frozen), else while its JSON.stringify text is unchanged, so a mutation
+// after a call always takes effect (fail closed). Fingerprints stay what `fingerprint` and `toolFingerprint` say.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { isDeepFrozenJson } from '../../../src/engine/core/frozen-schema.ts';
 import { createEngine, fingerprint, toolFingerprint } from '../../../src/engine/index.ts';
+import { hashText } from '../../../src/engine/json/fingerprint.ts';
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {
@@ -45,14 +46,73 @@ describe('engine: schema objects found by identity', () => {
     assert.equal(stats.cacheHits, 3);
   });
 
-  it('reads a schema that is not frozen again on every call', () => {
-    const engine = createEngine();
+  it('reads a schema that is not frozen again on every call, but hashes it once while it is unchanged', () => {
+    let hashes = 0;
+    const engine = createEngine({
+      hashText: (text) => {
+        hashes++;
+        return hashText(text);
+      },
+    });
     const { schema, reads } = counted(stringSchema());
     engine.validate(schema, { a: 'x' });
     const afterFirst = reads();
-    engine.validate(schema, { a: 'x' });
-    assert.ok(reads() > afterFirst, 'canonicalised again');
-    assert.equal(engine.stats().compiles, 1, 'and found in the cache by fingerprint');
+    assert.equal(hashes, 1);
+    assert.equal(engine.validate(schema, { a: 1 }).status, 'invalid');
+    assert.equal(engine.validateElicitation(schema, { a: 'x' }).status, 'valid');
+    assert.ok(reads() > afterFirst, 'read again (its JSON text compared)');
+    assert.equal(hashes, 1, 'not canonicalised and hashed again');
+    assert.equal(engine.compile(schema).fingerprint, fingerprint(stringSchema()));
+    const unchanged = structuredClone(stringSchema());
+    engine.validate(unchanged, { a: 'x' });
+    assert.equal(hashes, 2, 'an equal object of its own is hashed for itself');
+  });
+
+  it('hashes a schema again once its JSON text changed, also for a change of order only', () => {
+    let hashes = 0;
+    const engine = createEngine({
+      hashText: (text) => {
+        hashes++;
+        return hashText(text);
+      },
+    });
+    const schema: Record<string, unknown> = { type: 'string', minLength: 2 };
+    assert.equal(engine.validate(schema, 'x').status, 'invalid');
+    delete schema.type;
+    schema.type = 'string';
+    assert.equal(engine.validate(schema, 'x').status, 'invalid');
+    assert.equal(hashes, 2, 'another text, so hashed again');
+    assert.equal(engine.stats().compiles, 1, 'to the same fingerprint');
+    schema.minLength = 1;
+    assert.equal(engine.validate(schema, 'x').status, 'valid');
+    assert.equal(hashes, 3);
+  });
+
+  it('hashes every call of a schema JSON.stringify cannot write (a bigint), and still answers', () => {
+    let hashes = 0;
+    const engine = createEngine({
+      hashText: (text) => {
+        hashes++;
+        return hashText(text);
+      },
+    });
+    const schema = { type: 'integer', maximum: 10n };
+    assert.equal(engine.validate(schema, 11).status, 'invalid');
+    assert.equal(engine.validate(schema, 9).status, 'valid');
+    assert.equal(hashes, 2);
+  });
+
+  it('follows a getter that answers differently on an object that is not frozen', () => {
+    const engine = createEngine();
+    let type = 'string';
+    const schema = {
+      get type() {
+        return type;
+      },
+    };
+    assert.equal(engine.validate(schema, 'x').status, 'valid');
+    type = 'number';
+    assert.equal(engine.validate(schema, 'x').status, 'invalid');
   });
 
   it('follows a mutation of a schema object that is not frozen', () => {
