@@ -76,19 +76,20 @@ function createModernUpstream(responseMode: ResponseKind) {
   );
 }
 
-/** The forward-only Worker under `wrangler dev`, started like edge/dev.mjs starts the gateway (offline, 127.0.0.1). */
-async function startDevPassthrough(upstreamUrl: string): Promise<RunningWorker> {
+/** The forward-only Worker under `wrangler dev`. */
+const startDevPassthrough = (upstreamUrl: string): Promise<RunningWorker> =>
+  startDevWorker(fileURLToPath(new URL('./passthrough/wrangler.jsonc', import.meta.url)), { UPSTREAM_MCP_URL: upstreamUrl });
+
+/**
+ * A floor Worker (its wrangler.jsonc at `config`) under `wrangler dev`, started like edge/dev.mjs starts the gateway
+ * (offline, 127.0.0.1); ready once it answers GET /healthz with a 2xx.
+ */
+export async function startDevWorker(config: string, vars: Record<string, string>): Promise<RunningWorker> {
   const port = await freePort();
   const wrangler = fileURLToPath(new URL('../node_modules/wrangler/bin/wrangler.js', import.meta.url));
-  const config = fileURLToPath(new URL('./passthrough/wrangler.jsonc', import.meta.url));
   const args = [wrangler, 'dev', '--local', '--config', config, '--ip', '127.0.0.1', '--port', String(port)];
-  args.push(
-    '--inspector-port',
-    String(await freePort()),
-    '--show-interactive-dev-session=false',
-    '--var',
-    `UPSTREAM_MCP_URL:${upstreamUrl}`,
-  );
+  args.push('--inspector-port', String(await freePort()), '--show-interactive-dev-session=false');
+  for (const [key, value] of Object.entries(vars)) args.push('--var', `${key}:${value}`);
   const env = { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' };
   const child: ChildProcess = spawn(process.execPath, args, { stdio: 'ignore', env });
   const url = `http://127.0.0.1:${port}`;
@@ -100,7 +101,7 @@ async function startDevPassthrough(upstreamUrl: string): Promise<RunningWorker> 
     if (child.exitCode === null) child.kill('SIGKILL');
   };
   for (const deadline = Date.now() + 90_000; Date.now() < deadline; ) {
-    if (child.exitCode !== null) throw new Error(`the passthrough Worker's wrangler dev exited (${child.exitCode})`);
+    if (child.exitCode !== null) throw new Error(`wrangler dev of ${config} exited (${child.exitCode})`);
     if (
       await fetch(`${url}/healthz`).then(
         (r) => r.ok,
@@ -111,7 +112,7 @@ async function startDevPassthrough(upstreamUrl: string): Promise<RunningWorker> 
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   await stop();
-  throw new Error('the passthrough Worker did not start within 90 s');
+  throw new Error(`wrangler dev of ${config} did not start within 90 s`);
 }
 
 interface Caller {

@@ -19,6 +19,13 @@ import { prepareCalls } from './corpus-calls.ts';
 import { type CorpusCompile, corpusCompileLines, measureCorpusCompile } from './corpus-compile.ts';
 import { type CorpusLint, corpusLintLines, measureCorpusLint } from './corpus-lint.ts';
 import { corpusPathLines, measureCorpusPaths } from './corpus-paths.ts';
+import {
+  type EdgeValidate,
+  edgeValidateLines,
+  edgeValidateSummary,
+  edgeValidateTarget,
+  measureEdgeValidate,
+} from './edge-validate-latency.ts';
 import { describeEnvironment } from './environment.ts';
 import { type BenchSchema, type Fixture, fixtures } from './fixtures.ts';
 import { formatTable } from './format-table.ts';
@@ -223,6 +230,18 @@ if (runGateway) {
   gateway = await measureGatewayLatency(300);
   console.log(gatewayLatencyLines(gateway).join('\n'));
 }
+/** Section 6b: both settings with section 6; `--only targets` takes the workerd setting alone (~20 s, no wrangler dev). */
+let edgeValidate: EdgeValidate | undefined;
+if (runGateway || forTargets) {
+  const settings = runGateway ? (['wrangler dev', 'workerd'] as const) : (['workerd'] as const);
+  console.log(
+    `\n6b. POST /v1/validate on the edge Worker vs a trivial Worker answering {"status":"valid"}, same workerd, ${settings.join(' and ')}`,
+  );
+  console.log('   trivial Worker: reads the POST body, answers a tiny JSON response; its own wrangler.jsonc (no assets), same');
+  console.log('   compatibility date; edge: the gateway Worker, /v1/* answered before the assets router (run_worker_first)\n');
+  edgeValidate = await measureEdgeValidate(settings);
+  console.log(edgeValidateLines(edgeValidate).join('\n'));
+}
 
 let invalid: InvalidResult[] | undefined;
 if (runInvalid) {
@@ -360,6 +379,12 @@ if (gateway !== undefined) {
   );
   console.log(gatewayLatencySummary(gateway).join('\n'));
 }
+if (edgeValidate !== undefined) {
+  console.log(
+    `\nEdge /v1/validate (acceptance: p50 within ${edgeValidateTarget}x of a trivial Worker in the same setting; min/median/max of rounds)\n`,
+  );
+  console.log(edgeValidateSummary(edgeValidate).join('\n'));
+}
 if (cliStart !== undefined) {
   console.log(`\nCLI start (acceptance: schemaval --version within ${cliStartTarget}x of node -e 0)\n`);
   console.log(`  ${cliStartSummary(cliStart)}`);
@@ -373,11 +398,11 @@ if (issue21 !== undefined) {
     `\nIssue 21 targets, real and generated corpora (min/median/max where runs repeat; PASS/MISS on the median; ` +
       `load average at the end: ${loadAverage()})\n`,
   );
-  console.log(indent(issue21Lines({ ...issue21, host })));
+  console.log(indent(issue21Lines({ ...issue21, host, edgeValidate })));
   console.log(
     '\n  real = test/fixtures/real-world/servers (capacity and lint: the real list copied to 4,096 / 1,728 tools with distinct schemas;\n' +
-      '  large schema: the real-sized 84 KB one); generated = bench/corpus.ts (large schema: its 230 KiB giant). Edge: no bench section\n' +
-      '  times /v1/validate against a trivial Worker (section 6 times /mcp against a forward-only Worker).',
+      '  large schema: the real-sized 84 KB one); generated = bench/corpus.ts (large schema: its 230 KiB giant). Edge: section 6b,\n' +
+      '  the small body in workerd (the deploy bundle via Miniflare); wrangler dev only when section 6 ran (--only gateway or all).',
   );
 }
 console.log(`\nTotal run time ${((performance.now() - started) / 1000).toFixed(1)} s`);
