@@ -7,28 +7,34 @@ import type { SchemaIndex, SchemaObject } from '../schema/schema-types.ts';
  * are expanded, for every subschema, and refuses a reference cycle that never descends into the instance
  * (`allOf: [{"$ref": "#"}]`), which would never terminate. Counts saturate, so a doubling bomb costs linear time.
  */
+const none: readonly SchemaObject[] = [];
+
 export function checkExpansion(
   index: SchemaIndex,
   targets: ReadonlyMap<SchemaObject, readonly (SchemaObject | boolean)[]>,
   policy: Policy,
 ): Refusal | undefined {
   const limit = policy.maxExpansion;
-  const edges = (node: SchemaObject): SchemaObject[] => {
+  const edges = (node: SchemaObject): readonly SchemaObject[] => {
+    const inPlace = index.inPlace.get(node);
+    const refs = targets.get(node);
+    // Most subschemas are leaves here: one shared empty list, not an array each.
+    if (inPlace === undefined && refs === undefined) return none;
     const out: SchemaObject[] = [];
-    for (const child of index.inPlace.get(node) ?? []) out.push(child);
-    for (const target of targets.get(node) ?? []) if (typeof target === 'object') out.push(target);
+    for (const child of inPlace ?? []) out.push(child);
+    for (const target of refs ?? []) if (typeof target === 'object') out.push(target);
     return out;
   };
   const size = new Map<SchemaObject, number>();
   const onStack = new Set<SchemaObject>();
+  // Iterative depth-first search: reference chains can be far longer than the call stack. Empty between starts.
+  const stack: { node: SchemaObject; children: readonly SchemaObject[]; next: number; total: number }[] = [];
+  const push = (node: SchemaObject): void => {
+    onStack.add(node);
+    stack.push({ node, children: edges(node), next: 0, total: 1 });
+  };
   for (const start of index.pointerOf.keys()) {
     if (size.has(start)) continue;
-    // Iterative depth-first search: reference chains can be far longer than the call stack.
-    const stack: { node: SchemaObject; children: SchemaObject[]; next: number; total: number }[] = [];
-    const push = (node: SchemaObject): void => {
-      onStack.add(node);
-      stack.push({ node, children: edges(node), next: 0, total: 1 });
-    };
     push(start);
     while (stack.length > 0) {
       const frame = stack[stack.length - 1] as (typeof stack)[number];

@@ -43,6 +43,9 @@ export function walkSchema(
   const otherId = dialect === 'draft-04' ? '$id' : 'id';
   const places = new Map<SchemaObject, Place>();
   const pathOf = (place: Place): string => placePath(places, place);
+  // Message parts are built only when a message is: no closure per node or keyword on the walk itself.
+  const atOf = (place: Place): string => `#${pathOf(place)}`;
+  const whereOf = (node: SchemaObject, keyword: string): string => `${index.pointerOf.get(node) ?? '#'}/${escapeToken(keyword)}`;
   const resources = new Map<string, SchemaObject | boolean>();
   // What the index keeps is made outside this function: a closure made here would keep the whole walk alive.
   const index: SchemaIndex = {
@@ -110,15 +113,14 @@ export function walkSchema(
     let embedded: { readonly count: number; readonly bases: number; readonly starts: number } | undefined;
     if (typeof node === 'object') {
       places.set(node, place);
-      const at = (): string => `#${pathOf(place)}`;
       for (const keyword of foreign) {
         if (keyword in node) {
           delete node[keyword];
-          warn('ignored_keyword', () => `${at()}: "${keyword}" is not part of ${dialect} and is ignored`);
+          warn('ignored_keyword', () => `${atOf(place)}: "${keyword}" is not part of ${dialect} and is ignored`);
         }
       }
       const wrong = checkKeywordTypes(node, dialect);
-      if (wrong !== undefined) refuse('invalid_schema', `${at()}/${wrong}`);
+      if (wrong !== undefined) refuse('invalid_schema', `${atOf(place)}/${wrong}`);
       // An unknown keyword is an annotation: an `$id` or `$anchor` inside it is no identifier, but the validator
       // would index any object it finds, so the copy drops object-valued unknowns (nothing can refer into them).
       for (const key of Object.keys(node)) {
@@ -133,7 +135,7 @@ export function walkSchema(
         delete node.required;
         warn(
           'draft3_required',
-          () => `${at()}: "required": true/false is draft-03 syntax and is ignored; list names in the parent's "required"`,
+          () => `${atOf(place)}: "required": true/false is draft-03 syntax and is ignored; list names in the parent's "required"`,
         );
       }
       if (typeof node.format === 'string') {
@@ -149,28 +151,30 @@ export function walkSchema(
         if (ignored.length > 0) {
           warn(
             'ref_siblings_ignored',
-            () => `${at()}: ${ignored.join(', ')} beside "$ref" ${ignored.length === 1 ? 'is' : 'are'} ignored in ${dialect}`,
+            () => `${atOf(place)}: ${ignored.join(', ')} beside "$ref" ${ignored.length === 1 ? 'is' : 'are'} ignored in ${dialect}`,
           );
         }
       }
       const id = node[idKeyword];
       if (typeof id === 'string') {
         const url =
-          parseUri(id, base) ?? refuse('invalid_schema', `${at()}/${idKeyword}: ${JSON.stringify(truncate(id))} ${unresolvable(id, base)}`);
+          parseUri(id, base) ??
+          refuse('invalid_schema', `${atOf(place)}/${idKeyword}: ${JSON.stringify(truncate(id))} ${unresolvable(id, base)}`);
         // Relative to an opaque base (`urn:…`, `tag:…`), RFC 3986 resolves it and WHATWG URL does not: the copy
         // holds the resolved form, so a library resolving with `new URL` indexes the resource where the engine did.
         if (needsRfcResolution(id, base)) node[idKeyword] = url.href;
         if (url.hash.length > 1) {
-          if (!legacyRefs) refuse('invalid_schema', `${at()}/${idKeyword}: must not have a fragment in ${dialect}`);
-          const fragment = decodeFragment(url.hash, at);
+          if (!legacyRefs) refuse('invalid_schema', `${atOf(place)}/${idKeyword}: must not have a fragment in ${dialect}`);
+          const fragment = decodeFragment(url.hash, () => atOf(place));
           const key = `${withoutHash(url)}#${fragment}`;
           if (index.anchors.has(key))
-            refuse('invalid_schema', `${at()}/${idKeyword}: duplicate anchor ${JSON.stringify(truncate(id))} in one resource`);
+            refuse('invalid_schema', `${atOf(place)}/${idKeyword}: duplicate anchor ${JSON.stringify(truncate(id))} in one resource`);
           index.anchors.set(key, node);
           countAnchor(base, fragment);
         } else {
           base = withoutHash(url);
-          if (index.resources.has(base)) refuse('invalid_schema', `${at()}/${idKeyword}: duplicate $id ${JSON.stringify(truncate(id))}`);
+          if (index.resources.has(base))
+            refuse('invalid_schema', `${atOf(place)}/${idKeyword}: duplicate $id ${JSON.stringify(truncate(id))}`);
           index.resources.set(base, node);
           if (isRoot) {
             index.rootUri = base;
@@ -189,7 +193,7 @@ export function walkSchema(
       if (typeof node.$anchor === 'string') {
         const key = `${base}#${node.$anchor}`;
         if (index.anchors.has(key))
-          refuse('invalid_schema', `${at()}/$anchor: duplicate anchor ${JSON.stringify(truncate(node.$anchor))} in one resource`);
+          refuse('invalid_schema', `${atOf(place)}/$anchor: duplicate anchor ${JSON.stringify(truncate(node.$anchor))} in one resource`);
         index.anchors.set(key, node);
         countAnchor(base, node.$anchor);
       }
@@ -221,56 +225,69 @@ export function walkSchema(
     if (embedded !== undefined) Object.assign(walks, embedded);
   };
 
+  /** One subschema of `node` under `keyword` (at `key` in `holder`); `keep` collects those validated in place. */
+  const visitChild = (
+    node: SchemaObject,
+    keyword: string,
+    keep: SchemaObject[] | undefined,
+    sub: unknown,
+    key: string | number | undefined,
+    holder: Record<string, unknown> | unknown[],
+    subLength: number,
+    depth: number,
+    base: string,
+  ): void => {
+    if (sub === false) {
+      sub = falseSchema();
+      (holder as Record<string | number, unknown>)[key ?? keyword] = sub;
+    }
+    visit(sub, { parent: node, keyword, key }, subLength, depth + 1, base);
+    if (keep !== undefined && typeof sub === 'object' && sub !== null) keep.push(sub as SchemaObject);
+  };
+
   const visitChildren = (node: SchemaObject, length: number, depth: number, base: string): void => {
     const inPlace: SchemaObject[] = [];
     const refOnly = legacyRefs && typeof node.$ref === 'string';
-    const here = (): string => index.pointerOf.get(node) ?? '#';
     for (const keyword of Object.keys(node)) {
       const info = keywords[keyword];
       if (info === undefined) continue;
       const value = node[keyword];
       const keywordLength = length + 1 + uriLength(keyword);
-      const where = (): string => `${here()}/${escapeToken(keyword)}`;
-      const child = (
-        sub: unknown,
-        key: string | number | undefined,
-        holder: Record<string, unknown> | unknown[],
-        subLength: number,
-      ): void => {
-        if (sub === false) {
-          sub = falseSchema();
-          (holder as Record<string | number, unknown>)[key ?? keyword] = sub;
-        }
-        visit(sub, { parent: node, keyword, key }, subLength, depth + 1, base);
-        if (info.inPlace && !refOnly && typeof sub === 'object' && sub !== null) inPlace.push(sub as SchemaObject);
-      };
+      const keep = info.inPlace && !refOnly ? inPlace : undefined;
       switch (info.shape) {
         case 'schema':
-          child(value, undefined, node, keywordLength);
+          visitChild(node, keyword, keep, value, undefined, node, keywordLength, depth, base);
           break;
         case 'schemaOrArray':
           if (Array.isArray(value)) {
             if (dialect === '2020-12')
-              warn('legacy_tuple_items', () => `${where()}: an array "items" is draft-07 tuple syntax; read as "prefixItems"`);
-            for (const [i, sub] of value.entries()) child(sub, i, value, keywordLength + 1 + digits(i));
-          } else child(value, undefined, node, keywordLength);
+              warn(
+                'legacy_tuple_items',
+                () => `${whereOf(node, keyword)}: an array "items" is draft-07 tuple syntax; read as "prefixItems"`,
+              );
+            for (const [i, sub] of value.entries())
+              visitChild(node, keyword, keep, sub, i, value, keywordLength + 1 + digits(i), depth, base);
+          } else visitChild(node, keyword, keep, value, undefined, node, keywordLength, depth, base);
           break;
         case 'array':
-          if (!Array.isArray(value) || value.length === 0) refuse('invalid_schema', `${where()}: want a non-empty array of schemas`);
-          for (const [i, sub] of (value as unknown[]).entries()) child(sub, i, value as unknown[], keywordLength + 1 + digits(i));
+          if (!Array.isArray(value) || value.length === 0)
+            refuse('invalid_schema', `${whereOf(node, keyword)}: want a non-empty array of schemas`);
+          for (const [i, sub] of (value as unknown[]).entries())
+            visitChild(node, keyword, keep, sub, i, value as unknown[], keywordLength + 1 + digits(i), depth, base);
           break;
         case 'map':
         case 'dependencies':
           if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-            refuse('invalid_schema', `${where()}: want an object, got ${jsonType(value)}`);
+            refuse('invalid_schema', `${whereOf(node, keyword)}: want an object, got ${jsonType(value)}`);
           }
           for (const [name, sub] of Object.entries(value as Record<string, unknown>)) {
             if (info.shape === 'dependencies' && Array.isArray(sub)) {
-              if (!sub.every((item) => typeof item === 'string')) refuse('invalid_schema', `${where()}: want schemas or arrays of names`);
+              if (!sub.every((item) => typeof item === 'string'))
+                refuse('invalid_schema', `${whereOf(node, keyword)}: want schemas or arrays of names`);
               continue;
             }
             if (keyword === 'patternProperties') index.patterns.push(located(name, places, places.get(node) as Place, `/${keyword}`));
-            child(sub, name, value as Record<string, unknown>, keywordLength + 1 + uriLength(name));
+            visitChild(node, keyword, keep, sub, name, value as Record<string, unknown>, keywordLength + 1 + uriLength(name), depth, base);
           }
           break;
       }
