@@ -23,7 +23,10 @@ const isStringArray = (value: unknown): boolean => Array.isArray(value) && value
  */
 export function checkKeywordTypes(node: Record<string, unknown>, dialect: Dialect): string | undefined {
   const type = node.type;
-  if (type !== undefined) {
+  // The common case, one name, without a list and a set to build for every subschema.
+  if (typeof type === 'string') {
+    if (!typeNames.has(type)) return `type: ${JSON.stringify(type)} is not a JSON Schema type name`;
+  } else if (type !== undefined) {
     const names = Array.isArray(type) ? type : [type];
     if (names.length === 0) return 'type: an empty list allows nothing';
     for (const name of names) {
