@@ -15,6 +15,19 @@ function doublingBomb(levels: number): Record<string, unknown> {
 }
 
 describe('invalid_schema', () => {
+  it('names a wrong type name, alone or in a list, and a list that is empty or repeats', () => {
+    for (const [type, message] of [
+      ['strin', '#/properties/a/type: "strin" is not a JSON Schema type name'],
+      [['string', 'strin'], '#/properties/a/type: "strin" is not a JSON Schema type name'],
+      [[], '#/properties/a/type: an empty list allows nothing'],
+      [['string', 'string'], '#/properties/a/type: names repeat'],
+    ] as const) {
+      const refusal = refuse({ properties: { a: { type } } });
+      assert.deepEqual({ ...refusal }, { code: 'invalid_schema', message }, JSON.stringify(type));
+    }
+    accept({ properties: { a: { type: 'string' }, b: { type: ['string', 'null'] } } });
+  });
+
   for (const [label, root, shown] of [
     ['a number', 42, 'number'],
     ['a string', 'object', 'string'],
