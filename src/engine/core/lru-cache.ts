@@ -3,7 +3,10 @@
  * one recency cache of the package (issue #19): engine, host and edge caches are built on it.
  */
 export interface LruCache<K, V> {
-  /** The value of `key`, which becomes the most recently used. */
+  /**
+   * The value of `key`, which becomes the most recently used. In a cache of `exactBelow` entries or more, a key
+   * already in the newer half of the order is left where it is (see `createLruCache`).
+   */
   get(key: K): V | undefined;
   /** The value of `key`, leaving the order alone: a read that should not keep an entry alive. */
   peek(key: K): V | undefined;
@@ -33,42 +36,54 @@ export interface LruOptions<K, V> {
   readonly onDrop?: (key: K, value: V, reason: LruDropReason) => void;
 }
 
+/**
+ * From this many entries on, `get` reorders only a key in the older half of the order. A call to each of 1,728 tools
+ * in turn otherwise moves a key (a Map delete and insert) on every call: 5% of a valid call's cost. The order is
+ * then nearly LRU: a key used again within half the cache's moves may sit behind keys used before it, but every
+ * key used at least once in any `size / 2` moves (inserts and reorders) stays. Below it, the order is exact.
+ */
+export const exactBelow = 64;
+
+interface Entry<V> {
+  readonly value: V;
+  readonly weight: number;
+  /** The move that last put this key at the end of the order. */
+  at: number;
+}
+
 /** Creates an LRU cache; a Map keeps insertion order, so the first key is the least recently used. */
 export function createLruCache<K, V>(capacity: number, limit?: LruWeightLimit<K, V>, options: LruOptions<K, V> = {}): LruCache<K, V> {
-  const entries = new Map<K, V>();
-  const weights = new Map<K, number>();
+  const entries = new Map<K, Entry<V>>();
   let total = 0;
-  // The most recently used key is already last: a hot key (one tool called again and again) skips the reordering.
-  let newest: K | undefined;
+  // Keys put at the end of the order so far: a key moved fewer than `size / 2` moves ago is in the newer half.
+  let moves = 0;
   const drop = (key: K, reason: LruDropReason): boolean => {
-    const value = entries.get(key);
-    if (value === undefined) return false;
+    const entry = entries.get(key);
+    if (entry === undefined) return false;
     entries.delete(key);
-    total -= weights.get(key) ?? 0;
-    weights.delete(key);
-    options.onDrop?.(key, value, reason);
+    total -= entry.weight;
+    options.onDrop?.(key, entry.value, reason);
     return true;
   };
   const dropOldest = (): void => void drop(entries.keys().next().value as K, 'evicted');
   return {
     get(key) {
-      const value = entries.get(key);
-      if (value === undefined || key === newest) return value;
+      const entry = entries.get(key);
+      if (entry === undefined) return undefined;
+      // The newest key is already last (a hot key called again and again skips the reordering).
+      const keep = entries.size >= exactBelow ? entries.size >> 1 : 1;
+      if (moves - entry.at < keep) return entry.value;
       entries.delete(key);
-      entries.set(key, value);
-      newest = key;
-      return value;
+      entries.set(key, entry);
+      entry.at = ++moves;
+      return entry.value;
     },
-    peek: (key) => entries.get(key),
+    peek: (key) => entries.get(key)?.value,
     set(key, value) {
       drop(key, 'replaced');
-      entries.set(key, value);
-      if (limit !== undefined) {
-        const weight = limit.weigh(value, key);
-        weights.set(key, weight);
-        total += weight;
-      }
-      newest = key;
+      const weight = limit === undefined ? 0 : limit.weigh(value, key);
+      entries.set(key, { value, weight, at: ++moves });
+      total += weight;
       if (entries.size > capacity) dropOldest();
       // The newest entry always stays, even alone over the limit: it is about to be used.
       while (limit !== undefined && total > limit.maxWeight && entries.size > 1) dropOldest();

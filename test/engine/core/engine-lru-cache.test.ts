@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createLruCache } from '../../../src/engine/core/index.ts';
+import { exactBelow } from '../../../src/engine/core/lru-cache.ts';
 
 describe('createLruCache: peek, delete, trim', () => {
   it('peek reads a value without making it the most recently used', () => {
@@ -55,5 +56,40 @@ describe('createLruCache: peek, delete, trim', () => {
     );
     assert.equal(cache.size, 0);
     assert.equal(cache.weight, 0);
+  });
+
+  it('below exactBelow entries a read makes a key the most recently used, so the other is evicted', () => {
+    const cache = createLruCache<string, number>(3);
+    for (const key of ['a', 'b', 'c']) cache.set(key, 0);
+    cache.get('b');
+    cache.set('d', 0);
+    cache.set('e', 0);
+    assert.deepEqual([cache.peek('a'), cache.peek('c')], [undefined, undefined]);
+    assert.equal(cache.peek('b'), 0);
+  });
+
+  it('in a large cache a key read from the older half moves to the end and outlives the rest', () => {
+    const size = exactBelow * 2;
+    const cache = createLruCache<number, number>(size);
+    for (let key = 0; key < size; key++) cache.set(key, key);
+    assert.equal(cache.get(0), 0);
+    for (let key = size; key < size * 2 - 1; key++) cache.set(key, key);
+    assert.equal(cache.peek(0), 0, 'the key read last of the first fill is still there');
+    assert.equal(cache.peek(1), undefined);
+    cache.set(size * 2, 0);
+    assert.equal(cache.peek(0), undefined, 'and it goes when its turn comes');
+  });
+
+  it('in a large cache a key read at least once every size/2 moves is never evicted', () => {
+    const size = exactBelow * 2;
+    const cache = createLruCache<number, number>(size);
+    cache.set(-1, -1);
+    for (let key = 0; key < size * 20; key++) {
+      cache.set(key, key);
+      if (key % (size / 2 - 1) === 0) assert.equal(cache.get(-1), -1, `after ${key} inserts`);
+    }
+    assert.equal(cache.size, size);
+    assert.equal(cache.peek(size * 20 - size - 1), undefined, 'while the cold keys go in order');
+    assert.equal(cache.peek(size * 20 - size + 1), size * 20 - size + 1);
   });
 });
