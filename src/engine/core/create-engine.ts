@@ -328,7 +328,10 @@ function printOf(text: string | undefined, prints: Map<string, string>, hash: Ha
 
 /** A refused tool is refused for every check, whichever of its schemas was refused. */
 function refusalOf(tool: CompiledTool): Refused | undefined {
-  return [tool.input, tool.output].find((side): side is Refused => side !== null && side.status === 'refused');
+  // On every call, so no array to search.
+  if (tool.input !== null && tool.input.status === 'refused') return tool.input;
+  if (tool.output !== null && tool.output.status === 'refused') return tool.output;
+  return undefined;
 }
 
 /** The canonical JSON text, or undefined when the value has none (too deep to walk, lone surrogates). */
