@@ -13,8 +13,8 @@ export function build(context: Context, entry: Entry): LeafFailure {
   const unit = context.units[entry] as OutputUnitLike;
   const { schema, schemaPath } = locate(context, unit.keywordLocation);
   const keyword = unit.keyword;
-  const instancePath = segmentsOf(context, unit.instanceLocation);
-  const propertyName = context.propertyNames.size > 0 && context.propertyNames.has(entry) ? true : undefined;
+  const instancePath = segmentsOf(unit.instanceLocation);
+  const propertyName = context.propertyNames?.has(entry) === true ? true : undefined;
   if (keyword === 'type') {
     // No `type` where the walk ended (a subschema it could not locate): no types, and the engine says so.
     const types = Array.isArray(schema.type) ? (schema.type as string[]) : typeof schema.type === 'string' ? [schema.type] : [];
@@ -25,7 +25,7 @@ export function build(context: Context, entry: Entry): LeafFailure {
   let missing: LeafFailure['missing'];
   if (requiredLike(unit, (context.ends[entry] as number) > entry + 1)) {
     const names = missingAt(context, unit, schema);
-    missing = names[(context.ordinals.get(entry) ?? 0) % Math.max(1, names.length)];
+    missing = names[(context.ordinals?.get(entry) ?? 0) % Math.max(1, names.length)];
   }
   if (propertyName) return { schema, schemaPath, instancePath, keyword, propertyName };
   return missing === undefined ? { schema, schemaPath, instancePath, keyword } : { schema, schemaPath, instancePath, keyword, missing };
@@ -33,14 +33,24 @@ export function build(context: Context, entry: Entry): LeafFailure {
 
 /** The names a `required`-like keyword misses at one location, in the keyword's own order (as cfworker checks). */
 function missingAt(context: Context, unit: OutputUnitLike, schema: SchemaNode): NonNullable<LeafFailure['missing']>[] {
-  const key = `${unit.keywordLocation}\u0000${unit.instanceLocation}`;
-  let names = context.missing.get(key);
-  if (names === undefined) {
-    names = missingNames(unit.keyword, schema, valueAt(context.input.instance, segmentsOf(context, unit.instanceLocation)));
-    context.missing.set(key, names);
+  // A run of units for one keyword at one place comes together: the last answer is usually the one asked again.
+  const last = context.lastMissing;
+  if (last !== undefined && last.unit.keywordLocation === unit.keywordLocation && last.unit.instanceLocation === unit.instanceLocation) {
+    return last.names;
   }
+  const names =
+    context.missing?.get(missingKey(unit)) ??
+    missingNames(unit.keyword, schema, valueAt(context.input.instance, segmentsOf(unit.instanceLocation)));
+  // Every answer is kept, the last one apart: a location asked again later is not worked out twice.
+  if (last !== undefined) {
+    context.missing ??= new Map();
+    context.missing.set(missingKey(last.unit), last.names);
+  }
+  context.lastMissing = { unit, names };
   return names;
 }
+
+const missingKey = (unit: OutputUnitLike): string => `${unit.keywordLocation}\u0000${unit.instanceLocation}`;
 
 function missingNames(keyword: string, schema: SchemaNode, value: unknown): NonNullable<LeafFailure['missing']>[] {
   const out: NonNullable<LeafFailure['missing']>[] = [];

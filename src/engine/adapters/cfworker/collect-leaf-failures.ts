@@ -41,17 +41,9 @@ const wrappers = new Set(
 
 /** Collects leaf failures from cfworker's output in time linear in the number of units. */
 export function collectLeafFailures(units: readonly OutputUnitLike[], input: CollectInput): Collected {
-  const context: Context = {
-    input,
-    units,
-    ends: extents(units),
-    containsNoise: units.some((unit) => unit.keyword === 'minContains'),
-    ordinals: new Map(),
-    propertyNames: new Set(),
-    located: new Map(),
-    segments: new Map(),
-    missing: new Map(),
-  };
+  let containsNoise = false;
+  for (let i = 0; i < units.length && !containsNoise; i++) containsNoise = (units[i] as OutputUnitLike).keyword === 'minContains';
+  const context: Context = { input, units, ends: extents(units), containsNoise };
   const sink = createSink(input.limit);
   collectRange(context, 0, units.length, sink, false);
   return { leaves: sink.entries.map((entry) => build(context, entry)), complete: !sink.overflow };
@@ -104,10 +96,16 @@ function collectRange(context: Context, start: number, end: number, sink: Sink, 
         const before = units[previous];
         const same =
           before !== undefined && before.keywordLocation === unit.keywordLocation && before.instanceLocation === unit.instanceLocation;
-        if (same) context.ordinals.set(i, (context.ordinals.get(previous) ?? 0) + 1);
+        if (same) {
+          context.ordinals ??= new Map();
+          context.ordinals.set(i, (context.ordinals.get(previous) ?? 0) + 1);
+        }
         previous = i;
       }
-      if (propertyName) context.propertyNames.add(i);
+      if (propertyName) {
+        context.propertyNames ??= new Set();
+        context.propertyNames.add(i);
+      }
       add(sink, i);
     }
   }
@@ -146,7 +144,7 @@ function alternatives(context: Context, at: number, sink: Sink, propertyName: bo
   const matched = keyword === 'oneOf' ? count() - branches.length : 0;
   const own = (closest?: LeafFailure['closest']): LeafFailure => {
     const { schema, schemaPath } = locate(context, unit.keywordLocation);
-    const instancePath = segmentsOf(context, here);
+    const instancePath = segmentsOf(here);
     const alternatives = { count: count(), matched };
     const leaf: LeafFailure = { schema, schemaPath, instancePath, keyword, alternatives };
     if (closest !== undefined) return propertyName ? { ...leaf, closest, propertyName } : { ...leaf, closest };

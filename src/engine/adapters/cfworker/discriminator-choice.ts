@@ -24,7 +24,7 @@ export function discriminatorChoice(
   branches: readonly { index: number; sink: Sink }[],
 ): ReadonlySet<number> | undefined {
   const here = unit.instanceLocation;
-  const value = valueAt(context.input.instance, segmentsOf(context, here));
+  const value = valueAt(context.input.instance, segmentsOf(here));
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const holder = locate(context, unit.keywordLocation).schema;
   const options = holder[unit.keyword];
@@ -70,7 +70,7 @@ function discriminatorNames(
   if (typeof hint === 'object' && hint !== null && typeof (hint as Record<string, unknown>).propertyName === 'string') {
     names.add((hint as Record<string, unknown>).propertyName as string);
   }
-  const depth = segmentsOf(context, here).length + 1;
+  const depth = segmentsOf(here).length + 1;
   for (const { sink } of branches) {
     for (const entry of sink.entries) {
       if (names.size >= maxDiscriminators) return [...names];
@@ -79,7 +79,7 @@ function discriminatorNames(
       const where = whereOf(context, entry);
       // A direct property of the value: one segment below `here`.
       if (where.length <= here.length + 1 || !startsWith(where, here) || where.charCodeAt(here.length) !== slash) continue;
-      const segments = segmentsOf(context, where);
+      const segments = segmentsOf(where);
       if (segments.length === depth) names.add(segments[depth - 1] as string);
     }
   }

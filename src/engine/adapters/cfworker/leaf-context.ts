@@ -25,7 +25,7 @@ export const slash = 47;
 
 export interface Located {
   readonly schema: SchemaNode;
-  readonly schemaPath: string[];
+  readonly schemaPath: readonly string[];
 }
 
 /**
@@ -45,6 +45,7 @@ export interface Sink {
   overflow: boolean;
 }
 
+/** The collection's state. Its maps are made on first use: most outputs need one or two of them, or none. */
 export interface Context {
   readonly input: CollectInput;
   readonly units: readonly OutputUnitLike[];
@@ -55,13 +56,17 @@ export interface Context {
    */
   readonly containsNoise: boolean;
   /** Per unit after the first of its run: its place among the `required`-like units of one location. */
-  readonly ordinals: Map<number, number>;
+  ordinals?: Map<number, number>;
   /** Units inside `propertyNames`, whose subject is the property's name. */
-  readonly propertyNames: Set<number>;
-  readonly located: Map<string, Located>;
-  readonly segments: Map<string, readonly string[]>;
+  propertyNames?: Set<number>;
+  /** The subschema behind each keyword location seen so far. */
+  located?: Map<string, Located>;
+  /** The last answer of `located`, kept apart from it. */
+  lastLocated?: { readonly keywordLocation: string; readonly located: Located };
   /** Missing names per `required`-like unit location. */
-  readonly missing: Map<string, NonNullable<LeafFailure['missing']>[]>;
+  missing?: Map<string, NonNullable<LeafFailure['missing']>[]>;
+  /** The last answer of `missing`, asked again by the rest of its run. */
+  lastMissing?: { readonly unit: OutputUnitLike; readonly names: NonNullable<LeafFailure['missing']>[] };
 }
 
 export const createSink = (limit: number): Sink => ({ entries: [], limit, overflow: false });
