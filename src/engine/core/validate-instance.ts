@@ -68,8 +68,10 @@ function invalid(issues: Issue[]): Verdict {
 
 /** Drops repeats (cfworker reports some failures once per sibling) and caps the list with a final summary. */
 function dedupe(issues: readonly Issue[], max: number): Issue[] {
-  const seen = new Set<string>();
   const out: Issue[] = [];
+  // Every distinct issue, those past the cap included (they are counted): a list while it is short, then a set.
+  const distinct: Issue[] = [];
+  let seen: Set<string> | undefined;
   let dropped = 0;
   // The adapter's own `maxIssues` issue: it stopped collecting at the cap, so more exist, uncounted.
   let uncounted = false;
@@ -78,9 +80,9 @@ function dedupe(issues: readonly Issue[], max: number): Issue[] {
       uncounted = true;
       continue;
     }
-    const key = `${issue.path}\u0000${issue.keyword}\u0000${issue.message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+    if (seen === undefined && distinct.length >= shortList) seen = new Set(distinct.map(issueKey));
+    if (seen === undefined ? holds(distinct, issue) : !addNew(seen, issueKey(issue))) continue;
+    if (seen === undefined) distinct.push(issue);
     if (out.length < max) out.push(issue);
     else dropped++;
   }
@@ -88,4 +90,21 @@ function dedupe(issues: readonly Issue[], max: number): Issue[] {
   else if (dropped > 0)
     out.push({ path: '$', keyword: 'maxIssues', message: `${dropped} more issue${dropped === 1 ? '' : 's'} not shown` });
   return out;
+}
+
+/** Up to this many distinct issues are compared one by one: cheaper than a key each, for the usual few. */
+const shortList = 8;
+
+function holds(list: readonly Issue[], issue: Issue): boolean {
+  for (const known of list)
+    if (known.path === issue.path && known.keyword === issue.keyword && known.message === issue.message) return true;
+  return false;
+}
+const issueKey = (issue: Issue): string => `${issue.path}\u0000${issue.keyword}\u0000${issue.message}`;
+
+/** Adds `key` to `seen`; false when it was there already. */
+function addNew(seen: Set<string>, key: string): boolean {
+  if (seen.has(key)) return false;
+  seen.add(key);
+  return true;
 }

@@ -25,11 +25,12 @@ export type ExactNumbers = (value: unknown) => string | undefined;
  */
 export function describeFailures(failures: readonly LeafFailure[], instance: unknown, exact?: ExactNumbers): Issue[] {
   const issues: Issue[] = [];
-  for (const failure of failures) issues.push(...describeOne(failure, instance, exact, true));
+  for (const failure of failures) describeOne(failure, instance, exact, true, issues);
   return issues;
 }
 
-function describeOne(failure: LeafFailure, instance: unknown, exact: ExactNumbers | undefined, nested: boolean): Issue[] {
+/** Adds the issues of one failure to `out` (one, except a `required`-like leaf without its missing name). */
+function describeOne(failure: LeafFailure, instance: unknown, exact: ExactNumbers | undefined, nested: boolean, out: Issue[]): void {
   const { segments, value } = resolveInstance(instance, failure.instancePath);
   const path = jsonPath(segments);
   const subject = failure.propertyName ? segments[segments.length - 1] : value;
@@ -39,7 +40,7 @@ function describeOne(failure: LeafFailure, instance: unknown, exact: ExactNumber
   const lines = described(failure, subject) ? messages(failure, subject, exact) : [];
   // Fail closed: a failure is never dropped for want of words. Its leaf says which keyword failed, and where.
   if (lines.length === 0) lines.push(undescribed(failure.keyword));
-  return lines.map((message) => ({ path, keyword, message: prefix + message + close }));
+  for (const message of lines) out.push({ path, keyword, message: prefix + message + close });
 }
 
 /** The one wording for a failure there is nothing more to say about (`does not satisfy "required"`). */
@@ -84,7 +85,9 @@ function closestNote(failure: LeafFailure, instance: unknown, exact: ExactNumber
   const closest = failure.closest;
   const first = closest?.failures[0];
   if (closest === undefined || first === undefined) return '';
-  const issue = describeOne(first, instance, exact, false)[0];
+  const issues: Issue[] = [];
+  describeOne(first, instance, exact, false, issues);
+  const issue = issues[0];
   if (issue === undefined) return '';
   const more = closest.failures.length - 1;
   return ` (closest, #${closest.index + 1}: ${issue.path}: ${issue.message}${more > 0 ? `; ${plural(more, 'more issue')}` : ''})`;
