@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import { MessageChannel, Worker } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { nodeEndpoint } from './node-endpoint.ts';
+import { createReplyPoll } from './reply-poll.ts';
 import type { SpawnWorker, WorkerHandle } from './worker-handle.ts';
 import { nodeWorkerErrorReason } from './worker-start-failure.ts';
 
@@ -42,16 +43,28 @@ export interface SpawnNodeWorkerOptions {
    * turns it off (docs/decisions/013-idle-spin.md).
    */
   readonly idleSpinMicros?: number;
+  /**
+   * After posting quick requests (validations by fingerprint), the host takes the replies off its end of the lane
+   * for up to this many microseconds (default 50, at most 1,000) instead of sleeping until one wakes it; off for a
+   * while after a window the worker did not answer in, or a poll that found the host's thread preempted. `0` turns
+   * it off (docs/decisions/020-host-reply-poll.md).
+   */
+  readonly replyPollMicros?: number;
 }
 
 /** The worker's default spin window after each answer, in microseconds. */
 export const defaultIdleSpinMicros = 50;
+
+/** The host's default window for taking replies off the lane after posting quick requests, in microseconds. */
+export const defaultReplyPollMicros = 50;
 
 /** Spawns the engine in a Node `worker_threads` worker running compiled JavaScript (tsx only from the sources). */
 export function spawnNodeWorker(options: SpawnNodeWorkerOptions = {}): SpawnWorker {
   const entry = options.entry ?? defaultNodeWorkerEntry();
   // How Node names the entry when it cannot find it: a path (a string entry is one already).
   const script = typeof entry === 'string' ? entry : entry.protocol === 'file:' ? fileURLToPath(entry) : entry.href;
+  const pollMicros = options.replyPollMicros ?? defaultReplyPollMicros;
+  const pollMs = Number.isFinite(pollMicros) && pollMicros > 0 ? Math.min(pollMicros, 1000) / 1000 : 0;
   return (): WorkerHandle => {
     const worker = new Worker(entry, {
       resourceLimits: options.resourceLimits ?? { maxOldGenerationSizeMb: 256 },
@@ -76,7 +89,18 @@ export function spawnNodeWorker(options: SpawnNodeWorkerOptions = {}): SpawnWork
         // `.on('message')` hands over the data without a MessageEvent; it refs the port, so unref after it.
         port1.on('message', onMessage);
         port1.unref();
-        return { port: port1, remote: port2 as unknown as MessagePort };
+        const take = (): boolean => {
+          const queued = receiveMessageOnPort(port1);
+          if (queued === undefined) return false;
+          onMessage(queued.message);
+          return true;
+        };
+        const port = {
+          postMessage: (message: unknown) => port1.postMessage(message),
+          close: () => port1.close(),
+          ...(pollMs > 0 ? { awaitReplies: createReplyPoll(pollMs, take) } : {}),
+        };
+        return { port, remote: port2 as unknown as MessagePort };
       },
       sharedMemory: options.sharedMemory ?? true,
       terminate: () => {

@@ -4,6 +4,12 @@ import type { Endpoint } from 'comlink';
 export interface LaneEnd {
   postMessage(message: unknown): void;
   close(): void;
+  /**
+   * Where the platform can take a message off the lane without waiting (Node's `receiveMessageOnPort`): takes the
+   * replies as they arrive, each passed to the lane's `onMessage`, until `done` or a short window is over
+   * (reply-poll.ts). The host calls it after posting quick requests, instead of sleeping until the reply wakes it.
+   */
+  awaitReplies?(done: () => boolean): void;
 }
 
 /** A started worker, whatever the platform: a Comlink endpoint plus the few controls the host needs. */
