@@ -66,36 +66,58 @@ function compileWithCfworker(input: AdapterCompileInput): ReturnType<SchemaValid
     }
   }
   const draft = drafts[dialect];
-  const plain = withFastTwin(schema, lookup, input.anchors, refTargets, (node) => node);
-  if (plain === undefined) {
-    return refuse('invalid_schema', 'the validator could not index this schema (conflicting identifiers)');
-  }
   // cfworker runs `pattern`/`patternProperties` with `new RegExp`; inside this scope that is the linear matcher.
-  const run = hasPatterns(schema) ? withLinearPatterns : <T>(call: () => T): T => call();
+  const patterns = hasPatterns(schema);
+  const walk = (instance: unknown, root: unknown, lookup: unknown, shortCircuit: boolean): ReturnType<typeof validate> => {
+    const schema = root as Parameters<typeof validate>[1];
+    const refs = lookup as Parameters<typeof validate>[3];
+    if (!patterns) return validate(instance, schema, draft, refs, shortCircuit);
+    return withLinearPatterns(() => validate(instance, schema, draft, refs, shortCircuit));
+  };
+  // Prepared on the first validation, not here: many compiled tools are never called, and only a schema that is
+  // not flat needs its verdict twin.
+  let plain: Prepared | undefined;
   let unique: Prepared | undefined;
+  const twinOf = (use: Prepared): Twin => {
+    use.twin ??= withFastTwin(use, input.anchors, refTargets) ?? { fast: use.root, fastLookup: use.lookup };
+    return use.twin;
+  };
   const compiled: CompiledAdapterSchema = {
     validate(instance, options = {}) {
+      plain ??= { root: schema, lookup, flat: isFlat(schema), mapped: (node) => node };
       // cfworker compares items pairwise; when the engine has already hashed every array and found no duplicate,
-      // a twin without `uniqueItems: true` gives the same verdict in linear time.
+      // a copy without `uniqueItems: true` gives the same verdict in linear time.
       if (options.uniqueItemsHold === true) unique ??= withoutUniqueItems(plain, dialect, input.anchors, refTargets);
       const use = options.uniqueItemsHold === true ? (unique ?? plain) : plain;
-      const refs = use.lookup as Parameters<typeof validate>[3];
       // Short-circuiting stops at the first failure: as exact a verdict, far cheaper. Only an invalid instance
-      // is walked again in full, for its issues.
-      if (run(() => validate(instance, use.fast, draft, use.fastLookup as Parameters<typeof validate>[3], true)).valid) return [];
+      // is walked again in full, for its issues, unless the short walk already wrote what the full one would.
+      // A flat schema is walked once, in full: the verdict and, for an invalid instance, its units.
+      let short: readonly OutputUnit[] | undefined;
+      if (!use.flat) {
+        const twin = twinOf(use);
+        const result = walk(instance, twin.fast, twin.fastLookup, true);
+        if (result.valid) return [];
+        short = result.errors;
+      }
       let units: readonly OutputUnit[];
       let complete = true;
-      try {
-        const result = run(() => validate(instance, use.root, draft, refs, false));
-        if (result.valid) return [reason];
-        units = result.errors;
-      } catch (error) {
-        // The full walk spreads every subresult into its parent's list (`push(...errors)`), which overflows the
-        // stack on large outputs. A short-circuiting walk keeps one failing path per level: at least the first
-        // failure, and an issue saying the list is incomplete. If that overflows too, the engine reports it.
-        if (!(error instanceof RangeError)) throw error;
-        units = run(() => validate(instance, use.root, draft, refs, true)).errors;
-        complete = false;
+      if (short !== undefined && writesAll(short)) units = short;
+      else {
+        try {
+          const result = walk(instance, use.root, use.lookup, false);
+          if (result.valid) return use.flat ? [] : [reason];
+          units = result.errors;
+        } catch (error) {
+          // The full walk spreads every subresult into its parent's list (`push(...errors)`), which overflows the
+          // stack on large outputs. A short-circuiting walk keeps one failing path per level: at least the first
+          // failure, and an issue saying the list is incomplete. If that overflows too, the engine reports it.
+          if (!(error instanceof RangeError)) throw error;
+          const result = walk(instance, use.root, use.lookup, true);
+          // Only a flat schema's instance may be valid here: its one walk was the full one that overflowed.
+          if (result.valid) return use.flat ? [] : [reason];
+          units = result.errors;
+          complete = false;
+        }
       }
       const limit = Math.max(1, options.maxFailures ?? Number.POSITIVE_INFINITY);
       const collected = collectLeafFailures(units, { root: use.root, lookup: use.lookup, instance, limit });
@@ -109,46 +131,99 @@ function compileWithCfworker(input: AdapterCompileInput): ReturnType<SchemaValid
   return { status: 'accepted', compiled };
 }
 
+/**
+ * Units that only a walk that stopped early, or that met a plain `false`, writes. cfworker's short-circuit differs
+ * from its full walk in one thing: a property or item that fails ends its loop (`stop`), and the keywords after it
+ * are skipped. Each such failure writes its loop's unit (`properties`, `items`, …) beside its own; a walk that
+ * wrote none never stopped where its output is kept (a discarded `anyOf` alternative, `not` or `if` keeps neither
+ * its units nor what it evaluated, and its verdict is the same either way). The twin's plain `false` writes a
+ * `false` unit where the engine's copy, which the full walk reads, has its `{"not": {}}` stand-in write `not`.
+ */
+const stopUnits = new Set(['properties', 'patternProperties', 'additionalProperties', 'prefixItems', 'items', 'additionalItems', 'false']);
+
+/** Whether the short walk's units are exactly those the full walk of the engine's copy writes. */
+function writesAll(units: readonly OutputUnit[]): boolean {
+  for (const unit of units) if (stopUnits.has(unit.keyword)) return false;
+  return true;
+}
+
+/**
+ * Keywords under which cfworker may see a subschema fail while the instance still passes: an `anyOf`/`oneOf`
+ * alternative, `not`'s subschema, an `if` condition, an item `contains` does not match. Everywhere else a failure
+ * fails the instance.
+ */
+const discarding = new Set(['anyOf', 'oneOf', 'not', 'if', 'contains']);
+
+/**
+ * A schema without any of `discarding` (read as keys anywhere in it, so a property or a `const` of that name counts
+ * too). Either walk gives the same verdict; this only chooses the cheaper. On a valid instance no subschema of a flat
+ * schema fails, so no loop stops early and no `false` is met: the full walk of the engine's copy does exactly the
+ * short-circuit walk's work, and gives the units of an invalid one at no extra cost. Elsewhere failing alternatives
+ * make the short walk on the twin cheaper. The `{"not": {}}` stand-ins are not read: their `not` is the failure.
+ */
+function isFlat(node: unknown): boolean {
+  if (typeof node !== 'object' || node === null || isFalseSchema(node)) return true;
+  if (Array.isArray(node)) {
+    for (const item of node) if (!isFlat(item)) return false;
+    return true;
+  }
+  for (const key of Object.keys(node)) {
+    if (discarding.has(key) || !isFlat((node as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
+
+/** How many verdict twins this module has built: a count for tests, which show compile builds none. */
+export const twinCount = { built: 0 };
+
 const marker = (keyword: string): LeafFailure => ({ instancePath: [], keyword, schema: {}, schemaPath: [] });
 const reason = marker('schema');
 
-/** A schema as cfworker validates it: the engine's copy for issues, its plain-false twin for verdicts. */
+/** A schema as cfworker validates it: the engine's copy (or one without `uniqueItems`) and what it takes. */
 interface Prepared {
   readonly root: SchemaNode | boolean;
   readonly lookup: Record<string, unknown>;
-  readonly fast: Parameters<typeof validate>[1];
+  /** See `isFlat`: one full walk instead of a short one and a full one. */
+  readonly flat: boolean;
+  /** Finds a node of the engine's copy (an anchor, a `$ref` holder or target) in `root`. */
+  readonly mapped: (node: SchemaNode) => object;
+  /** The verdict twin, built when a short-circuit walk first needs it. */
+  twin?: Twin;
+}
+
+/** `root`'s plain-false twin and its lookup, for short-circuit walks. */
+interface Twin {
+  readonly fast: unknown;
   readonly fastLookup: Record<string, unknown>;
 }
 
 /**
- * Adds the verdict twin: `false` is `false` again there, which cfworker answers at once, whereas the
- * `{"not": {}}` stand-in (kept for well-located issues) costs two more subschema visits each time. `mapped`
- * finds an anchored node of the engine's copy in `root`.
+ * The verdict twin: `false` is `false` again there, which cfworker answers at once, whereas the `{"not": {}}`
+ * stand-in (kept for well-located issues) costs two more subschema visits each time. Undefined when the twin cannot
+ * be indexed (not expected: the engine's copy, the same but for its stand-ins, already was); the caller then fails
+ * safe and walks `root` itself, a verdict as exact, only slower.
  */
 function withFastTwin(
-  root: SchemaNode | boolean,
-  lookup: Record<string, unknown>,
+  use: Prepared,
   anchors: ReadonlyMap<string, SchemaNode>,
   refTargets: ReadonlyMap<SchemaNode, SchemaNode | boolean>,
-  mapped: (node: SchemaNode) => object,
-): Prepared | undefined {
+): Twin | undefined {
+  twinCount.built++;
   const twins = new Map<object, object>();
-  const fast = withPlainFalse(root, twins) as Parameters<typeof validate>[1];
+  const fast = withPlainFalse(use.root, twins);
   let fastLookup: Record<string, unknown>;
   try {
     fastLookup = indexSchema(fast);
   } catch {
     return undefined;
   }
-  for (const [uri, node] of anchors) {
-    const own = mapped(node);
-    fastLookup[uri] = twins.get(own) ?? own;
-  }
-  pinMissedRefs(fastLookup, refTargets, (node) => {
-    const own = mapped(node);
+  const twinOf = (node: SchemaNode): object => {
+    const own = use.mapped(node);
     return twins.get(own) ?? own;
-  });
-  return { root, lookup, fast, fastLookup };
+  };
+  for (const [uri, node] of anchors) fastLookup[uri] = twinOf(node);
+  pinMissedRefs(fastLookup, refTargets, twinOf);
+  return { fast, fastLookup };
 }
 
 /** The prepared schema again without `uniqueItems: true`, or the same one when it has none. */
@@ -171,7 +246,8 @@ function withoutUniqueItems(
   const mapped = (node: SchemaNode): object => twins.get(node) ?? node;
   for (const [uri, node] of anchors) lookup[uri] = mapped(node);
   pinMissedRefs(lookup, refTargets, mapped);
-  return withFastTwin(root, lookup, anchors, refTargets, mapped) ?? plain;
+  // Dropping `uniqueItems` adds no keyword that may discard a failure.
+  return { root, lookup, flat: plain.flat, mapped };
 }
 
 /**
