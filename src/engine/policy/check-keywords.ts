@@ -4,7 +4,7 @@ import { jsonType } from '../json/json-type.ts';
 
 const typeNames = new Set(['array', 'boolean', 'integer', 'null', 'number', 'object', 'string']);
 
-const nonNegativeIntegers = [
+const nonNegativeIntegers: readonly string[] = [
   'minLength',
   'maxLength',
   'minItems',
@@ -75,4 +75,73 @@ export function checkKeywordTypes(node: Record<string, unknown>, dialect: Dialec
   if (node.$recursiveAnchor !== undefined && typeof node.$recursiveAnchor !== 'boolean') return '$recursiveAnchor: want a boolean';
   if (node.$recursiveRef !== undefined && node.$recursiveRef !== '#') return '$recursiveRef: only "#" is defined';
   return undefined;
+}
+
+/**
+ * Whether `checkKeywordTypes` would find nothing wrong, reading only the keys the node has (`keys`, its own keys,
+ * as the engine's copy holds no inherited ones): a subschema has a few keywords of the thirty checked. Callers ask
+ * `checkKeywordTypes` for the message when this is false, so the first wrong keyword is named as before.
+ */
+export function keywordTypesHold(node: Record<string, unknown>, keys: readonly string[], dialect: Dialect): boolean {
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    const value = node[key];
+    if (value === undefined || keywordHolds(key, value, dialect)) continue;
+    return false;
+  }
+  return true;
+}
+
+/** One keyword's value as `checkKeywordTypes` wants it; true for a key it does not check. */
+function keywordHolds(key: string, value: unknown, dialect: Dialect): boolean {
+  switch (key) {
+    case 'type':
+      return typeof value === 'string' ? typeNames.has(value) : Array.isArray(value) && typeListHolds(value);
+    case 'minimum':
+    case 'maximum':
+      return typeof value === 'number';
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return typeof value === (dialect === 'draft-04' ? 'boolean' : 'number');
+    case 'multipleOf':
+      return typeof value === 'number' && value > 0;
+    case 'minLength':
+    case 'maxLength':
+    case 'minItems':
+    case 'maxItems':
+    case 'minProperties':
+    case 'maxProperties':
+    case 'minContains':
+    case 'maxContains':
+      return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+    case 'required':
+      return typeof value === 'boolean' || isStringArray(value);
+    case 'enum':
+      return Array.isArray(value);
+    case 'uniqueItems':
+    case '$recursiveAnchor':
+      return typeof value === 'boolean';
+    case 'pattern':
+    case 'format':
+    case '$ref':
+    case '$anchor':
+    case '$comment':
+      return typeof value === 'string';
+    case 'id':
+      return dialect !== 'draft-04' || typeof value === 'string';
+    case '$id':
+      return dialect === 'draft-04' || typeof value === 'string';
+    case 'dependentRequired':
+      return isObject(value) && Object.values(value).every(isStringArray);
+    case '$recursiveRef':
+      return value === '#';
+    default:
+      return true;
+  }
+}
+
+function typeListHolds(names: readonly unknown[]): boolean {
+  if (names.length === 0) return false;
+  for (const name of names) if (typeof name !== 'string' || !typeNames.has(name)) return false;
+  return new Set(names).size === names.length;
 }

@@ -10,7 +10,8 @@ import { annotationKeywords, foreignKeywords, subschemaKeywords } from '../schem
 import { type FormatMode, falseSchema, isFalseSchema, type RefSite, type SchemaIndex, type SchemaObject } from '../schema/schema-types.ts';
 import { needsRfcResolution, parseUri, rootBase, unresolvable, withoutHash } from '../schema/schema-uri.ts';
 import { uriLength } from '../schema/uri-length.ts';
-import { checkKeywordTypes } from './check-keywords.ts';
+import { checkKeywordTypes, keywordTypesHold } from './check-keywords.ts';
+import { KeyFlag, keyFlags } from './key-flags.ts';
 import { retainedBytes } from './retained-bytes.ts';
 import { escapeToken, isSchema, located, type Place, placePath, pointerAt, schemaLocations, schemaPointers } from './schema-pointers.ts';
 
@@ -41,6 +42,20 @@ export function walkSchema(
   const legacyRefs = dialect === 'draft-04' || dialect === 'draft-06' || dialect === 'draft-07';
   const idKeyword = dialect === 'draft-04' ? 'id' : '$id';
   const otherId = dialect === 'draft-04' ? '$id' : 'id';
+  const flagOf = keyFlags(dialect);
+  /** The `KeyFlag`s of a node's keys, and `UnknownObject` for an object-valued key no keyword reads. */
+  const scan = (node: SchemaObject, keys: readonly string[]): number => {
+    let flags = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
+      flags |= flagOf.get(key) ?? 0;
+      const value = node[key];
+      if (typeof value === 'object' && value !== null && !Array.isArray(value) && keywords[key] === undefined && !objectValued.has(key)) {
+        flags |= KeyFlag.UnknownObject;
+      }
+    }
+    return flags;
+  };
   const places = new Map<SchemaObject, Place>();
   const pathOf = (place: Place): string => placePath(places, place);
   // Message parts are built only when a message is: no closure per node or keyword on the walk itself.
@@ -113,40 +128,70 @@ export function walkSchema(
     let embedded: { readonly count: number; readonly bases: number; readonly starts: number } | undefined;
     if (typeof node === 'object') {
       places.set(node, place);
-      for (const keyword of foreign) {
-        if (keyword in node) {
-          delete node[keyword];
-          warn('ignored_keyword', () => `${atOf(place)}: "${keyword}" is not part of ${dialect} and is ignored`);
+      // One pass over the node's own keys says which of the steps below can apply: a subschema holds a few of the
+      // keys they read, so the rest are not looked up (a miss walks the prototype chain).
+      let keys = Object.keys(node);
+      let flags = scan(node, keys);
+      if ((flags & KeyFlag.Foreign) !== 0) {
+        for (const keyword of foreign) {
+          if (keyword in node) {
+            delete node[keyword];
+            warn('ignored_keyword', () => `${atOf(place)}: "${keyword}" is not part of ${dialect} and is ignored`);
+          }
         }
+        keys = Object.keys(node);
+        flags = scan(node, keys);
       }
-      const wrong = checkKeywordTypes(node, dialect);
-      if (wrong !== undefined) refuse('invalid_schema', `${atOf(place)}/${wrong}`);
+      if (!keywordTypesHold(node, keys, dialect)) {
+        const wrong = checkKeywordTypes(node, dialect);
+        if (wrong !== undefined) refuse('invalid_schema', `${atOf(place)}/${wrong}`);
+      }
+      // Whether a key is gone since `keys` was read: the children are then found anew.
+      let removed = false;
       // An unknown keyword is an annotation: an `$id` or `$anchor` inside it is no identifier, but the validator
       // would index any object it finds, so the copy drops object-valued unknowns (nothing can refer into them).
-      for (const key of Object.keys(node)) {
-        const value = node[key];
-        if (keywords[key] === undefined && !objectValued.has(key) && typeof value === 'object' && value !== null && !Array.isArray(value)) {
-          delete node[key];
+      if ((flags & KeyFlag.UnknownObject) !== 0) {
+        for (const key of keys) {
+          const value = node[key];
+          if (
+            keywords[key] === undefined &&
+            !objectValued.has(key) &&
+            typeof value === 'object' &&
+            value !== null &&
+            !Array.isArray(value)
+          ) {
+            delete node[key];
+          }
         }
+        removed = true;
       }
       // Not an identifier in this dialect, but the validator library would read it as one.
-      if (typeof node[otherId] === 'string') delete node[otherId];
-      if (typeof node.required === 'boolean') {
+      if ((flags & KeyFlag.OtherId) !== 0 && typeof node[otherId] === 'string') {
+        delete node[otherId];
+        removed = true;
+      }
+      if ((flags & KeyFlag.Required) !== 0 && typeof node.required === 'boolean') {
         delete node.required;
+        removed = true;
         warn(
           'draft3_required',
           () => `${atOf(place)}: "required": true/false is draft-03 syntax and is ignored; list names in the parent's "required"`,
         );
       }
-      if (typeof node.format === 'string') {
+      if ((flags & KeyFlag.Format) !== 0 && typeof node.format === 'string') {
         // Form formats are checked by our strict checkers, registered with the validator under their own names.
         const strict = formats === 'assert-form' ? formFormatNames.get(node.format) : undefined;
-        if (strict === undefined) delete node.format;
-        else node.format = strict;
+        if (strict === undefined) {
+          delete node.format;
+          removed = true;
+        } else node.format = strict;
       }
-      if (typeof node.$ref === 'string' && legacyRefs) {
+      if ((flags & KeyFlag.Ref) !== 0 && typeof node.$ref === 'string' && legacyRefs) {
         // draft-04…07: everything beside $ref is ignored, an $id included.
-        if (idKeyword in node) delete node[idKeyword];
+        if (idKeyword in node) {
+          delete node[idKeyword];
+          removed = true;
+        }
         const ignored = Object.keys(node).filter((key) => key !== '$ref' && !annotationKeywords.has(key));
         if (ignored.length > 0) {
           warn(
@@ -155,7 +200,7 @@ export function walkSchema(
           );
         }
       }
-      const id = node[idKeyword];
+      const id = (flags & KeyFlag.Id) !== 0 ? node[idKeyword] : undefined;
       if (typeof id === 'string') {
         const url =
           parseUri(id, base) ??
@@ -190,7 +235,7 @@ export function walkSchema(
           }
         }
       }
-      if (typeof node.$anchor === 'string') {
+      if ((flags & KeyFlag.Anchor) !== 0 && typeof node.$anchor === 'string') {
         const key = `${base}#${node.$anchor}`;
         if (index.anchors.has(key))
           refuse('invalid_schema', `${atOf(place)}/$anchor: duplicate anchor ${JSON.stringify(truncate(node.$anchor))} in one resource`);
@@ -198,31 +243,34 @@ export function walkSchema(
         countAnchor(base, node.$anchor);
       }
       if (dialect === '2020-12') {
-        if (typeof node.$dynamicAnchor === 'string') {
+        if ((flags & KeyFlag.DynamicAnchor) !== 0 && typeof node.$dynamicAnchor === 'string') {
           const key = `${base}#${node.$dynamicAnchor}`;
           if (!index.dynamicAnchors.has(key)) index.dynamicAnchors.set(key, node);
           count.keyBytes += base.length + 1 + uriLength(node.$dynamicAnchor);
         }
       }
-      if (node.$recursiveAnchor === true) index.recursiveAnchors.push(node);
-      if (node.uniqueItems === true) count.uniqueItems = true;
-      if (typeof node.pattern === 'string') index.patterns.push(located(node.pattern, places, place, '/pattern'));
-      for (const keyword of ['$ref', '$recursiveRef'] as const) {
-        const value = node[keyword];
-        if (typeof value === 'string' && (keyword === '$ref' || dialect === '2019-09')) {
-          index.refs.push(refSite(node, keyword, value, base, pointerAt(places, place, `/${keyword}`)));
-          countRef(value, base);
-          // As for `$id`: the site keeps the reference as written (for messages), the copy its resolved form.
-          const resolved = needsRfcResolution(value, base) ? parseUri(value, base) : undefined;
-          if (resolved !== undefined) node[keyword] = resolved.href;
-        }
-      }
-    }
-    countKeys(length);
-    // A `false` stand-in counts as the one subschema the author wrote; its `not: {}` is ours (one more key, `/not`).
-    if (typeof node === 'object' && isFalseSchema(node)) countKeys(length + 4);
-    else if (typeof node === 'object') visitChildren(node, length, depth, base);
+      if ((flags & KeyFlag.RecursiveAnchor) !== 0 && node.$recursiveAnchor === true) index.recursiveAnchors.push(node);
+      if ((flags & KeyFlag.UniqueItems) !== 0 && node.uniqueItems === true) count.uniqueItems = true;
+      if ((flags & KeyFlag.Pattern) !== 0 && typeof node.pattern === 'string')
+        index.patterns.push(located(node.pattern, places, place, '/pattern'));
+      if ((flags & KeyFlag.Ref) !== 0) visitRef(node, place, '$ref', base);
+      if ((flags & KeyFlag.RecursiveRef) !== 0 && dialect === '2019-09') visitRef(node, place, '$recursiveRef', base);
+      countKeys(length);
+      // A `false` stand-in counts as the one subschema the author wrote; its `not: {}` is ours (one more key, `/not`).
+      if (isFalseSchema(node)) countKeys(length + 4);
+      else visitChildren(node, removed ? Object.keys(node) : keys, length, depth, base);
+    } else countKeys(length);
     if (embedded !== undefined) Object.assign(walks, embedded);
+  };
+
+  const visitRef = (node: SchemaObject, place: Place, keyword: '$ref' | '$recursiveRef', base: string): void => {
+    const value = node[keyword];
+    if (typeof value !== 'string') return;
+    index.refs.push(refSite(node, keyword, value, base, pointerAt(places, place, `/${keyword}`)));
+    countRef(value, base);
+    // As for `$id`: the site keeps the reference as written (for messages), the copy its resolved form.
+    const resolved = needsRfcResolution(value, base) ? parseUri(value, base) : undefined;
+    if (resolved !== undefined) node[keyword] = resolved.href;
   };
 
   /** One subschema of `node` under `keyword` (at `key` in `holder`); `keep` collects those validated in place. */
@@ -245,15 +293,19 @@ export function walkSchema(
     if (keep !== undefined && typeof sub === 'object' && sub !== null) keep.push(sub as SchemaObject);
   };
 
-  const visitChildren = (node: SchemaObject, length: number, depth: number, base: string): void => {
-    const inPlace: SchemaObject[] = [];
+  const visitChildren = (node: SchemaObject, keys: readonly string[], length: number, depth: number, base: string): void => {
+    let inPlace: SchemaObject[] | undefined;
     const refOnly = legacyRefs && typeof node.$ref === 'string';
-    for (const keyword of Object.keys(node)) {
+    for (const keyword of keys) {
       const info = keywords[keyword];
       if (info === undefined) continue;
       const value = node[keyword];
       const keywordLength = length + 1 + uriLength(keyword);
-      const keep = info.inPlace && !refOnly ? inPlace : undefined;
+      let keep: SchemaObject[] | undefined;
+      if (info.inPlace && !refOnly) {
+        inPlace ??= [];
+        keep = inPlace;
+      }
       switch (info.shape) {
         case 'schema':
           visitChild(node, keyword, keep, value, undefined, node, keywordLength, depth, base);
@@ -265,22 +317,23 @@ export function walkSchema(
                 'legacy_tuple_items',
                 () => `${whereOf(node, keyword)}: an array "items" is draft-07 tuple syntax; read as "prefixItems"`,
               );
-            for (const [i, sub] of value.entries())
-              visitChild(node, keyword, keep, sub, i, value, keywordLength + 1 + digits(i), depth, base);
+            for (let i = 0; i < value.length; i++)
+              visitChild(node, keyword, keep, value[i], i, value, keywordLength + 1 + digits(i), depth, base);
           } else visitChild(node, keyword, keep, value, undefined, node, keywordLength, depth, base);
           break;
         case 'array':
           if (!Array.isArray(value) || value.length === 0)
             refuse('invalid_schema', `${whereOf(node, keyword)}: want a non-empty array of schemas`);
-          for (const [i, sub] of (value as unknown[]).entries())
-            visitChild(node, keyword, keep, sub, i, value as unknown[], keywordLength + 1 + digits(i), depth, base);
+          for (let i = 0; i < (value as unknown[]).length; i++)
+            visitChild(node, keyword, keep, (value as unknown[])[i], i, value as unknown[], keywordLength + 1 + digits(i), depth, base);
           break;
         case 'map':
         case 'dependencies':
           if (typeof value !== 'object' || value === null || Array.isArray(value)) {
             refuse('invalid_schema', `${whereOf(node, keyword)}: want an object, got ${jsonType(value)}`);
           }
-          for (const [name, sub] of Object.entries(value as Record<string, unknown>)) {
+          for (const name of Object.keys(value as Record<string, unknown>)) {
+            const sub = (value as Record<string, unknown>)[name];
             if (info.shape === 'dependencies' && Array.isArray(sub)) {
               if (!sub.every((item) => typeof item === 'string'))
                 refuse('invalid_schema', `${whereOf(node, keyword)}: want schemas or arrays of names`);
@@ -292,7 +345,7 @@ export function walkSchema(
           break;
       }
     }
-    if (inPlace.length > 0) index.inPlace.set(node, inPlace);
+    if (inPlace !== undefined && inPlace.length > 0) index.inPlace.set(node, inPlace);
   };
 
   try {
