@@ -40,7 +40,14 @@ export async function buildPage({ quiet = false, out = publicDir } = {}) {
       chunkNames: 'chunk-[name]-[hash]',
       alias: { ajv: './scripts/page-stubs/ajv.mjs', 'ajv-formats': './scripts/page-stubs/ajv-formats.mjs' },
     }),
-    build({ ...common, entryPoints: { worker: 'src/worker/browser-entry.ts' } }),
+    // re2js (57% of the engine) is a chunk the worker imports when a request has a pattern (src/worker/page-entry.ts).
+    build({
+      ...common,
+      entryPoints: { worker: 'src/worker/page-entry.ts' },
+      splitting: true,
+      chunkNames: 'chunk-worker-[name]-[hash]',
+      plugins: [withoutBundledRe2],
+    }),
   ]);
   const outputFiles = [...page.outputFiles, ...worker.outputFiles];
   const files = [
@@ -63,6 +70,19 @@ export async function buildPage({ quiet = false, out = publicDir } = {}) {
   if (!quiet) console.log(`page built into ${relative(root, out)} in ${Math.round(performance.now() - started)} ms`);
   return describeScripts(page.metafile, worker.metafile, out);
 }
+
+/**
+ * The page's worker links no re2js into the engine: src/engine/patterns/bundled-re2.ts becomes an empty module, and
+ * the worker provides re2js from its own chunk once loaded (src/engine/patterns/index.ts). Until then the engine
+ * fails any request that needs it (`LINEAR_PATTERNS_UNAVAILABLE`), never checking a pattern another way.
+ */
+const withoutBundledRe2 = {
+  name: 'without-bundled-re2',
+  setup(context) {
+    context.onResolve({ filter: /\/bundled-re2\.ts$/ }, () => ({ path: 'bundled-re2', namespace: 'without-re2' }));
+    context.onLoad({ filter: /.*/, namespace: 'without-re2' }, () => ({ contents: 'export const bundledRe2 = undefined;', loader: 'js' }));
+  },
+};
 
 /** The scripts of a build, from its metafiles: what each holds, and which load up front or on demand. */
 function describeScripts(pageMeta, workerMeta, out) {

@@ -1,7 +1,8 @@
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
 import { createLruCache } from '../core/lru-cache.ts';
 import { decomposeLookaround } from './lookaround.ts';
 import { nativePatternCost, type PatternCost, re2PatternCost, summedPatternCost } from './pattern-program.ts';
+import { re2 as re2Library } from './re2-library.ts';
 import { maxProgramInstructions, maxRepeat, translatePattern } from './translate-pattern.ts';
 import { isLookaround } from './translated-pattern.ts';
 
@@ -152,9 +153,11 @@ function compileEntry(pattern: string, nativeWhenSimple: boolean, depth = 0): En
     const cost = nativePatternCost(pattern);
     return { ...entry, compiled: { ok: true, matcher: native, cost }, fixedBytes: entry.fixedBytes + cost.bytes };
   }
+  // Outside the `try`: a matcher not loaded yet fails the request, it never refuses the pattern.
+  const library = re2Library();
   let re2: RE2JS;
   try {
-    re2 = RE2JS.compile(translated.source);
+    re2 = library.compile(translated.source);
   } catch (error) {
     return refused('unsupported', re2Reason(error));
   }
@@ -309,8 +312,9 @@ function boundedDfa(re2: RE2JS, budget = dfaBudget): DfaBudget | undefined {
 }
 
 function isRe2Script(name: string): boolean {
+  const library = re2Library();
   try {
-    RE2JS.compile(`\\p{${name}}`);
+    library.compile(`\\p{${name}}`);
     return true;
   } catch {
     return false;

@@ -1,0 +1,56 @@
+import type { WorkerRequest } from '../protocol/validator-service.ts';
+import { batchSize, getRequest, type LaneBatch } from '../wire/index.ts';
+
+/**
+ * Whether a request may compile a schema with a `pattern` or `patternProperties`, so needs the linear-time matcher.
+ * It over-approximates (any key so named, anywhere in what the request carries; for lossless JSON text, the word or
+ * any `\u` escape, which could spell it), never the other way round: a request it misses would fail closed
+ * (`Re2Unavailable`), not pass unchecked. A request naming a fingerprint compiles nothing: its schema was compiled,
+ * patterns and all, by this worker.
+ */
+export function requestMayHavePatterns(request: WorkerRequest): boolean {
+  switch (request.op) {
+    case 'compileTools':
+      return mayHavePatterns(request.tools, request.encoded?.includes('tools') === true);
+    case 'compile':
+    case 'validateElicitation':
+      return mayHavePatterns(request.schema, request.encoded?.includes('schema') === true);
+    case 'validate':
+    case 'validateJson': {
+      const text = request.encoded?.includes('schema') === true;
+      return (text || typeof request.schema !== 'string') && mayHavePatterns(request.schema, text);
+    }
+    case 'validateArguments':
+    case 'validateStructured':
+    case 'stats':
+      return false;
+  }
+}
+
+/** Whether any request of a lane batch may (see `requestMayHavePatterns`). */
+export function batchMayHavePatterns(batch: LaneBatch): boolean {
+  const size = batchSize(batch);
+  for (let i = 0; i < size; i++) if (requestMayHavePatterns(getRequest(batch, i))) return true;
+  return false;
+}
+
+function mayHavePatterns(value: unknown, encoded: boolean): boolean {
+  if (encoded) {
+    const text = String(value);
+    return text.includes('pattern') || text.includes('\\u');
+  }
+  const stack: unknown[] = [value];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null || seen.has(node)) continue;
+    seen.add(node);
+    if (Array.isArray(node)) {
+      for (const item of node) stack.push(item);
+      continue;
+    }
+    if (Object.hasOwn(node, 'pattern') || Object.hasOwn(node, 'patternProperties')) return true;
+    for (const item of Object.values(node)) stack.push(item);
+  }
+  return false;
+}
