@@ -1,8 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { createIdbVerdictCache, withSchemaValidation } from '../host/browser.ts';
-import { type ConnectOptions, connectError, gatewayFetch, passThrough, requestInit } from './gateway-transport.ts';
+import { type ConnectOptions, connectError } from './gateway-transport.ts';
 import type { PageClient } from './modern-client.ts';
 
 export type { ConnectErrorCode, ConnectOptions } from './gateway-transport.ts';
@@ -74,6 +70,8 @@ export function refusedLegacyRevision(error: unknown): boolean {
 export async function connect(options: ConnectOptions): Promise<PageClient> {
   const url = gatewayUrl(options.url, options.server);
   try {
+    // The v1 client and its zod schemas are a chunk too: the first paint needs neither (docs/ui.md#source).
+    const { connectLegacy } = await import('./connect-legacy.ts');
     return await connectLegacy(url, options);
   } catch (error) {
     if (!refusedLegacyRevision(error)) throw error;
@@ -85,21 +83,4 @@ export async function connect(options: ConnectOptions): Promise<PageClient> {
       throw error; // Neither revision: the server's own answer to the first attempt says most.
     }
   }
-}
-
-async function connectLegacy(url: URL, options: ConnectOptions): Promise<PageClient> {
-  const { validator } = options;
-  const client = withSchemaValidation(
-    new Client(
-      { name: 'schemaval-demo-page', version: '0.1.0' },
-      { capabilities: { elicitation: { form: {} } }, jsonSchemaValidator: passThrough },
-    ),
-    { validator, cache: createIdbVerdictCache(), onWarning: options.onWarning, onVerdicts: options.onVerdicts },
-  );
-  client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
-    const params = request.params as { message: string; requestedSchema?: unknown };
-    return options.elicit({ message: params.message, requestedSchema: params.requestedSchema }, extra.signal);
-  });
-  await client.connect(new StreamableHTTPClientTransport(url, { fetch: gatewayFetch, requestInit: requestInit(options) }));
-  return Object.assign(client, { revision: '2025-11-25' as const });
 }
