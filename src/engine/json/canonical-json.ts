@@ -7,12 +7,17 @@ import { formatExact, meansDouble, parseExactDecimal, scientificExact } from '..
  * value with no canonical form: NaN, ±Infinity, a lone UTF-16 surrogate, or nothing JSON can hold at the root.
  */
 export function canonicalJson(value: unknown): string {
+  const escapesBefore = surrogateEscapes;
   const text = write(value);
   if (text === undefined) throw new TypeError('value has no JSON form');
-  // JSON.stringify writes a lone surrogate as a `\udXXX` escape: one scan of the text finds any.
-  if (hasSurrogateEscape(text)) throw new TypeError('a string holds a lone UTF-16 surrogate');
+  // JSON.stringify writes a lone surrogate as a `\udXXX` escape: one scan of the text finds any, and is needed only
+  // when some string was written with such an escape in it.
+  if (surrogateEscapes !== escapesBefore && hasSurrogateEscape(text)) throw new TypeError('a string holds a lone UTF-16 surrogate');
   return text;
 }
+
+/** Strings written so far whose JSON form holds `\ud` (only ever counted up, so a nested call cannot hide one). */
+let surrogateEscapes = 0;
 
 /** Undefined where JSON.stringify leaves a member out: `undefined`, a function or a symbol. */
 function write(value: unknown): string | undefined {
@@ -29,20 +34,25 @@ function write(value: unknown): string | undefined {
       if (value === null) return 'null';
       if (Array.isArray(value)) {
         let out = '[';
-        for (let i = 0; i < value.length; i++) out += `${i === 0 ? '' : ','}${write(value[i]) ?? 'null'}`;
+        for (let i = 0; i < value.length; i++) {
+          if (i > 0) out += ',';
+          out += write(value[i]) ?? 'null';
+        }
         return `${out}]`;
       }
       if (isLosslessNumber(value)) return exact((value as { value: string }).value);
       const record = value as Record<string, unknown>;
       // Array.prototype.sort compares UTF-16 code units, the order RFC 8785 §3.2.3 asks for.
-      const keys = Object.keys(record).sort();
+      const keys = Object.keys(record);
+      if (keys.length > 1) keys.sort();
       let out = '{';
-      let first = true;
       for (const key of keys) {
         const member = write(record[key]);
         if (member === undefined) continue;
-        out += `${first ? '' : ','}${quote(key)}:${member}`;
-        first = false;
+        if (out.length > 1) out += ',';
+        out += quote(key);
+        out += ':';
+        out += member;
       }
       return `${out}}`;
     }
@@ -57,8 +67,19 @@ function double(value: number): string {
   return String(value);
 }
 
-/** JSON.stringify's string form is RFC 8785's (§3.2.2.2) for well-formed text (lone surrogates: see above). */
-const quote = (text: string): string => JSON.stringify(text);
+/** A character JSON.stringify escapes (`"`, `\\`, a control), or any surrogate (a lone one is escaped). */
+const needsEscape = /[^\x20\x21\x23-\x5b\x5d-\ud7ff\ue000-\uffff]/;
+
+/**
+ * JSON.stringify's string form is RFC 8785's (§3.2.2.2) for well-formed text (lone surrogates: see above). Text
+ * with nothing to escape, most keys and descriptions, is quoted as it is, without the native call's copy.
+ */
+function quote(text: string): string {
+  if (!needsEscape.test(text)) return `"${text}"`;
+  const quoted = JSON.stringify(text);
+  if (quoted.includes('\\ud')) surrogateEscapes++;
+  return quoted;
+}
 
 /**
  * Whether the text holds a `\udXXX` escape of a surrogate code unit: one after an even run of backslashes (an odd
