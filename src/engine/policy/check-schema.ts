@@ -11,7 +11,6 @@ import { checkExpansion } from './check-expansion.ts';
 import type { CheckedSchema } from './checked-schema.ts';
 import { resolveDialect } from './dialect.ts';
 import { resolveRefs } from './resolve-refs.ts';
-import { retainedBytes } from './retained-bytes.ts';
 import { walkSchema } from './walk-schema.ts';
 
 export type CheckResult = { readonly status: 'accepted'; readonly checked: CheckedSchema } | Refused;
@@ -61,7 +60,7 @@ export function checkSchema(schema: unknown, policy: Policy, formats: FormatMode
       bigNumbers: copied.bigNumbers,
       bytes: copied.bytes,
       values: copied.values,
-      retained: retainedBytes({ bytes: copied.bytes, values: copied.values, subschemas: walked.index.subschemas, ...walked.index.count }),
+      retained: walked.retained,
       targets: refs.targets,
     },
   };

@@ -35,7 +35,7 @@ export function walkSchema(
   policy: Policy,
   formats: FormatMode,
   copied: { readonly bytes: number; readonly values: number } = { bytes: 0, values: 0 },
-): { status: 'accepted'; root: SchemaObject | boolean; index: SchemaIndex } | Refused {
+): { status: 'accepted'; root: SchemaObject | boolean; index: SchemaIndex; retained: number } | Refused {
   if (root === false) root = falseSchema();
   const keywords = subschemaKeywords(dialect);
   const foreign = foreignKeywords(dialect);
@@ -362,13 +362,20 @@ export function walkSchema(
       `indexing would build ${bytesText(count.keyBytes)} of subschema pointers (over maxPointerBytes ${bytesText(policy.maxPointerBytes)})`,
     );
   }
-  const retained = retainedBytes({ ...copied, subschemas: index.subschemas, ...count });
+  const retained = retainedBytes({
+    bytes: copied.bytes,
+    values: copied.values,
+    subschemas: index.subschemas,
+    keys: count.keys,
+    keyBytes: count.keyBytes,
+    uniqueItems: count.uniqueItems,
+  });
   if (retained > policy.maxCompiledBytes) {
     return refusal(
       `compiled, this schema would retain ${bytesText(retained)} (over maxCompiledBytes ${bytesText(policy.maxCompiledBytes)})`,
     );
   }
-  return { status: 'accepted', root: root as SchemaObject | boolean, index };
+  return { status: 'accepted', root: root as SchemaObject | boolean, index, retained };
 }
 
 function refusal(message: string): Refused {
