@@ -188,13 +188,30 @@ function messages(failure: LeafFailure, value: unknown, exact?: ExactNumbers): s
  * Where a `false` subschema sits: under a keyword of its own (`additionalProperties`, `items`), or as a member of
  * one (`properties/x`, `prefixItems/0`). Read by place, so a property named "items" is a property.
  */
-function falseHolder(schemaPath: readonly string[]): { readonly keyword: string; readonly member: boolean } {
+function falseHolder(schemaPath: readonly string[]): FalseHolder {
+  const known = falseHolders.get(schemaPath);
+  if (known !== undefined) return known;
   const keywords = keywordSegments(schemaPath);
   const last = schemaPath.length - 1;
-  if (last < 0) return { keyword: '', member: false };
-  if (keywords[last]) return { keyword: schemaPath[last] as string, member: false };
-  return { keyword: schemaPath[last - 1] ?? '', member: true };
+  let holder: FalseHolder;
+  if (last < 0) holder = { keyword: '', member: false };
+  else if (keywords[last]) holder = { keyword: schemaPath[last] as string, member: false };
+  else holder = { keyword: schemaPath[last - 1] ?? '', member: true };
+  if (Object.isFrozen(schemaPath)) falseHolders.set(schemaPath, holder);
+  return holder;
 }
+
+interface FalseHolder {
+  readonly keyword: string;
+  readonly member: boolean;
+}
+
+/**
+ * `falseHolder` by path: a leaf's path is read for its keyword and again for its message, and the adapter hands the
+ * same frozen path to every leaf at one place, call after call. Only a frozen path is kept (no one can change it
+ * under the answer), weakly: a path no leaf holds any more is let go.
+ */
+const falseHolders = new WeakMap<readonly string[], FalseHolder>();
 
 /** The keyword that held a `false` subschema, so an issue says `additionalProperties` rather than `not`. */
 function falseKeyword(schemaPath: readonly string[]): string {
