@@ -15,8 +15,8 @@ export function jsonKeyBytes(text: string): number {
 const plainAscii = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
 function countBytes(text: string, refuseLoneSurrogate: boolean): number {
-  // The native scan first: the loop below costs a step per character of every string in a schema.
-  if (plainAscii.test(text)) return text.length;
+  // A long string (a description) is scanned natively first; for a short key the loop is as quick as the call.
+  if (text.length > 24 && plainAscii.test(text)) return text.length;
   let bytes = text.length;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
