@@ -9,6 +9,10 @@ export const roomyPolicy = {
   maxSchemaBytes: 64 * 1024 * 1024,
   maxSubschemas: 10_000_000,
   maxExpansion: 10_000_000,
+  // The hostile tool's pointers (7.8 MB) would be refused as too_large as soon as the policy walk ends, which a
+  // faster walk reaches inside the compile budget: the budget, not a size bound, must be what stops it.
+  maxPointerBytes: 256 * 1024 * 1024,
+  maxCompiledBytes: 1024 * 1024 * 1024,
 };
 
 /** A list of rows: validating it costs one small object check per row. */

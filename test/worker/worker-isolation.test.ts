@@ -175,6 +175,8 @@ describe('compile budgets are per tool', () => {
   // compiles), and the page holds enough tools to need three budgets in all.
   let budget = 0;
   let pageSize = 0;
+  // The hostile tool: enough resource kinds that its compile takes several budgets however fast compiling gets.
+  let hostileKinds = 3000;
   let validator: Validator | undefined;
   after(() => validator?.close());
 
@@ -189,6 +191,7 @@ describe('compile budgets are per tool', () => {
     }
     budget = Math.max(500, Math.ceil(5 * one));
     pageSize = Math.min(60, Math.ceil((3 * budget) / one));
+    hostileKinds = Math.min(20_000, Math.max(3000, Math.ceil((105 * 6 * budget) / one)));
     validator = createValidator({
       timeBudgetMs: 100,
       compileBudgetMs: budget,
@@ -205,8 +208,8 @@ describe('compile budgets are per tool', () => {
   it('refuses only the tool whose compile overruns its budget (too_slow); the others get their verdicts', async () => {
     assert.ok(validator !== undefined);
     const before = workers.length;
-    // ~6 MB with 3,000 resource kinds: seconds to compile, admitted only because the test's policy is roomy.
-    const hostile = bigTool('hostile', 3000);
+    // ~6 MB or more (3,000+ resource kinds): seconds to compile, admitted only because the test's policy is roomy.
+    const hostile = bigTool('hostile', hostileKinds);
     const page = [
       ...Array.from({ length: 4 }, (_, i) => bigTool(`before-${i}`)),
       hostile,
@@ -237,7 +240,7 @@ describe('compile budgets are per tool', () => {
 
   it('refuses a schema whose compile overruns its budget, from compile() too', async () => {
     assert.ok(validator !== undefined);
-    const schema = bigTool('hostile-schema', 3000).inputSchema;
+    const schema = bigTool('hostile-schema', hostileKinds).inputSchema;
     const info = await validator.compile(schema);
     assert.equal(info.status === 'refused' && info.refusal.code, 'too_slow');
     const outcome = await validator.validate(schema, {});
