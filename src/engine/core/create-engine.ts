@@ -195,7 +195,7 @@ export function createEngine(options: EngineOptions & { readonly adapter: Schema
   };
 
   /** One canonical pass per schema: its text gives the schema's fingerprint and, assembled, the tool's. */
-  const compileTool = (entry: unknown, i: number, prints: Map<string, string>): ToolVerdict => {
+  const compileTool = (entry: unknown, i: number): ToolVerdict => {
     if (typeof entry !== 'object' || entry === null || typeof (entry as { name?: unknown }).name !== 'string') {
       const name = `tools[${i}]`;
       const message = `${name} is not a tool: want an object with a string "name"`;
@@ -225,8 +225,8 @@ export function createEngine(options: EngineOptions & { readonly adapter: Schema
       return known.verdict;
     }
     const print = text === undefined ? '' : hash(text);
-    const inputKey = inputSchema === undefined ? undefined : printOf(inputText, prints, hash);
-    const outputKey = outputSchema === undefined ? undefined : printOf(outputText, prints, hash);
+    const inputKey = inputText === undefined ? undefined : hash(inputText);
+    const outputKey = outputText === undefined ? undefined : hash(outputText);
     const input = inputSchema === undefined ? null : compileByFingerprint(inputSchema, inputKey, 'annotate');
     const output = outputSchema === undefined ? null : compileByFingerprint(outputSchema, outputKey, 'annotate');
     const verdict = toolVerdict(name, print, input, output);
@@ -266,9 +266,9 @@ export function createEngine(options: EngineOptions & { readonly adapter: Schema
       if (!Array.isArray(list)) throw new EngineError('INVALID_ARGUMENT', 'compileTools wants an array of tools');
       // The list's own verdicts first (malformed names, duplicates): such an entry is never compiled or cached.
       const forced = toolListRefusals(list);
-      // A schema many tools of the list share (the same tiny object) is hashed once for the whole list.
-      const prints = new Map<string, string>();
-      return list.map((entry, i) => forced[i] ?? compileTool(entry, i, prints));
+      // Each schema's text is hashed as it comes, even when tools of the list share it: a map keyed by whole
+      // canonical texts cost more (V8 hashes and flattens each long key) than the SHA-256 of the repeats it saved.
+      return list.map((entry, i) => forced[i] ?? compileTool(entry, i));
     },
     validate(schema, instance) {
       return run(resolve(schema, 'annotate'), instance);
@@ -313,17 +313,6 @@ export function createEngine(options: EngineOptions & { readonly adapter: Schema
  */
 function cacheKey(print: string, formats: FormatMode): string {
   return formats === 'annotate' ? print : `${print}|${formats}`;
-}
-
-/** The fingerprint of a schema's canonical text, found in `prints` when the list had that text before. */
-function printOf(text: string | undefined, prints: Map<string, string>, hash: HashText): string | undefined {
-  if (text === undefined) return undefined;
-  let print = prints.get(text);
-  if (print === undefined) {
-    print = hash(text);
-    prints.set(text, print);
-  }
-  return print;
 }
 
 /** A refused tool is refused for every check, whichever of its schemas was refused. */
