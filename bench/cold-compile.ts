@@ -2,7 +2,7 @@
 // fingerprints, cfworker's construction) against raw cfworker constructing a validator for every schema from a copy
 // (it stamps what it is given); the two alternate, and the first run of each only warms the JIT.
 import { Validator } from '@cfworker/json-schema';
-import { createEngine } from '../src/engine/index.ts';
+import { createEngine, type HashText } from '../src/engine/index.ts';
 import type { CorpusTool } from './corpus.ts';
 import { cfworkerDraft } from './real-corpus.ts';
 import { type Spread, spreadOf } from './spread.ts';
@@ -16,7 +16,7 @@ export interface ColdCompile {
   readonly runs: number;
 }
 
-export function measureColdCompile(tools: readonly CorpusTool[], runs = 5): ColdCompile {
+export function measureColdCompile(tools: readonly CorpusTool[], runs = 5, hashText?: HashText): ColdCompile {
   const schemas = tools.flatMap((tool) => (tool.outputSchema === undefined ? [tool.inputSchema] : [tool.inputSchema, tool.outputSchema]));
   const drafts = schemas.map(cfworkerDraft);
   const ours: number[] = [];
@@ -24,7 +24,7 @@ export function measureColdCompile(tools: readonly CorpusTool[], runs = 5): Cold
   for (let run = 0; run <= runs; run++) {
     // A fresh parse each run, as a host holds a new tools/list answer; not timed.
     const list = JSON.parse(JSON.stringify(tools)) as unknown[];
-    const engine = createEngine();
+    const engine = createEngine(hashText === undefined ? {} : { hashText });
     let started = performance.now();
     engine.compileTools(list);
     const schemavalMs = performance.now() - started;

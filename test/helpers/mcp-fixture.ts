@@ -55,7 +55,7 @@ export interface Fixture {
 }
 
 /** A real SDK Server with `list` as its tools (paged `pageSize` at a time) that records what reaches it in `seen`. */
-export function createFixtureServer(list: Tool[], pageSize: number, seen: Fixture['seen']): Server {
+export function createFixtureServer(list: Tool[], pageSize: number, seen: Fixture['seen'], record = true): Server {
   const server = new Server({ name: 'fixture', version: '1.0.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, (request) => {
     seen.lists++;
@@ -65,7 +65,8 @@ export function createFixtureServer(list: Tool[], pageSize: number, seen: Fixtur
   });
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const args = request.params.arguments ?? {};
-    seen.calls.push({ name: request.params.name, arguments: args });
+    // A bench leaves calls unrecorded: a list that grows with every call makes each collection longer.
+    if (record) seen.calls.push({ name: request.params.name, arguments: args });
     if (request.params.name === 'weather') {
       const reply = (args as { reply?: string }).reply ?? 'good';
       if (reply === 'bad') return { content: [{ type: 'text', text: 'hot' }], structuredContent: { temperature: 'hot' } };
@@ -95,11 +96,13 @@ export function createFixtureServer(list: Tool[], pageSize: number, seen: Fixtur
 }
 
 /** Starts a server with `list` as its tools (paged `pageSize` at a time) and a client connected to it. */
-export async function startFixture(options: { list?: Tool[]; pageSize?: number; client?: Client } = {}): Promise<Fixture> {
+export async function startFixture(
+  options: { list?: Tool[]; pageSize?: number; client?: Client; recordCalls?: boolean } = {},
+): Promise<Fixture> {
   const list = options.list ?? tools;
   const pageSize = options.pageSize ?? list.length;
   const seen: Fixture['seen'] = { calls: [], lists: 0, elicitations: [] };
-  const server = createFixtureServer(list, pageSize, seen);
+  const server = createFixtureServer(list, pageSize, seen, options.recordCalls ?? true);
   const client = options.client ?? new Client({ name: 'host', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
