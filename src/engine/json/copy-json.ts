@@ -132,10 +132,18 @@ function below(error: unknown, key: string | number): unknown {
 function copyValue(state: CopyState, value: unknown, depth: number, container: Container, key: string | number): unknown {
   state.values++;
   if (typeof value !== 'object' || value === null) return copyScalar(state, value, container, key);
-  if (isLosslessNumber(value)) return copyBig(state, (value as { value: string }).value, container, key);
+  const isArray = Array.isArray(value);
+  // The prototype first: a plain object or array is never a LosslessNumber, so most values skip its marker lookup.
+  if (!isArray) {
+    const proto = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null && proto !== jsonObjectPrototype) {
+      if (isLosslessNumber(value)) return copyBig(state, (value as { value: string }).value, container, key);
+      throw new Stop('not_json', 'only plain objects are JSON objects');
+    }
+  }
   if (depth >= state.maxDepth) throw new Stop('too_deep', `nesting deeper than ${state.maxDepth}`);
   if (state.bytes > state.maxBytes) throw new Stop('too_large', `more than ${state.maxBytes} bytes`);
-  if (Array.isArray(value)) {
+  if (isArray) {
     const length = value.length;
     const out: unknown[] = new Array(length);
     state.bytes += length === 0 ? 2 : 1 + length; // brackets and commas
@@ -146,10 +154,6 @@ function copyValue(state: CopyState, value: unknown, depth: number, container: C
       throw below(error, i);
     }
     return out;
-  }
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null && proto !== jsonObjectPrototype) {
-    throw new Stop('not_json', 'only plain objects are JSON objects');
   }
   const out = createJsonObject();
   const keys = Object.keys(value);
