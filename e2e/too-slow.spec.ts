@@ -1,9 +1,10 @@
 import { expect, gotoDemo, selectTool, test } from './demo-page.ts';
 
 // `?budget=1` gives this page's validator a 1 ms budget (docs/ui.md). Work is bounded, so only an honest overrun
-// can make a tool too_slow: a 200,000-character value against match_pattern's pattern takes longer than 1 ms.
+// can make a tool too_slow: an 800,000-character value against match_pattern's pattern takes longer than 1 ms
+// (200,000 did not always, once the value was walked once instead of twice), and stays under maxInstanceBytes.
 // After three timeouts in a row the validator refuses the schema (docs/isolation.md); the page must remember it.
-const big = (i: number): string => `${'a'.repeat(200_000)}${i}!`;
+const big = (i: number): string => `${'a'.repeat(800_000)}${i}!`;
 
 test('a tool that becomes too_slow is refused in the panel and the status line, and stays refused after a reload', async ({ page }) => {
   await gotoDemo(page, '/?budget=1');
