@@ -86,7 +86,7 @@ export function bytesLines(bytes: Bytes): string[] {
     .map(([name, size]) => `${name} ${kb(size)}`)
     .join(', ');
   return [
-    `page as scripts/build-page.mjs builds it (minified; the v2 client a chunk loaded on demand), gzip: ${assets}; host + worker ${kb(bytes.hostAndWorker)}`,
+    `page as scripts/build-page.mjs builds it (minified; the v1 and v2 clients, zod and re2js chunks loaded on demand), gzip: ${assets}; host + worker ${kb(bytes.hostAndWorker)}`,
     `  largest inputs of what a visit loads up front (minified, raw): ${bytes.largest.join(', ')}`,
     bytes.tarball
       ? `tarball: ${mb(bytes.tarball.packed)} packed, ${mb(bytes.tarball.unpacked)} unpacked, ${bytes.tarball.files} files, ` +
