@@ -320,8 +320,9 @@ if (runReal) {
     const large = await measureLargeCase(sideEngine, largeSchemas[side], '7');
     console.log(indent(largeCaseLines(large, side === 'real' ? 'real 84 KB' : `generated ${Math.max(...largeSizesKiB)} KiB`)));
     // node:crypto, as the Node worker hashes (src/worker/node-hash.ts); the portable SHA-256 of browsers and workerd apart.
-    const cold = measureColdCompile(tools, 5, nodeHashText);
-    const coldPortable = measureColdCompile(tools, 5);
+    // 15 runs: one real-corpus compile takes ~20 ms, so 5 runs left the median to a single noisy run.
+    const cold = measureColdCompile(tools, 15, nodeHashText);
+    const coldPortable = measureColdCompile(tools, 15);
     for (const [run, hashName] of [
       [cold, 'node:crypto'],
       [coldPortable, '@noble/hashes'],
