@@ -31,8 +31,12 @@ export function validateInstance(context: ValidationContext, instance: unknown):
   // A small instance on a schema with a static ceiling (work-bound.ts) is within budget without the co-walk.
   const value = copied.holder[0];
   const exact = needsExactPath(context.checked, copied);
-  let uniqueItemsHold = true;
-  if (exact || !withinBound(workBound(context.checked), copied.values, copied.bytes, policy.maxWork)) {
+  const bound = workBound(context.checked);
+  // Unknown until the estimate hashes the arrays: a ceiling that counts `uniqueItems` charges the pairwise scans,
+  // so an instance under it keeps them (the adapter drops `uniqueItems` only when told every array is free of
+  // duplicates).
+  let uniqueItemsHold = false;
+  if (exact || !withinBound(bound, copied.values, copied.bytes, policy.maxWork)) {
     const hugeNumbers = exact ? copied.numbers + context.checked.bigNumbers.length : 0;
     const estimate = estimateWork(context.checked, value, policy.maxWork, { multipleOfCost: 2 * hugeNumbers });
     if (estimate.overBudget) {

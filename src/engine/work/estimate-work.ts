@@ -42,7 +42,7 @@ export const branchTicks = 2 * visit;
 export const freePathChars = 128;
 export const pathCharsPerTick = 4;
 // The static ceiling (work-bound.ts) charges what this estimate charges, in the same units.
-export { tick as tickCost, visit as visitTicks };
+export { hashTicks, tick as tickCost, visit as visitTicks };
 
 /** What a visit's location costs beyond its unit, in ticks. */
 const pathTicks = (chars: number): number => (chars > freePathChars ? Math.floor((chars - freePathChars) / pathCharsPerTick) : 0);

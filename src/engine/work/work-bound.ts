@@ -1,5 +1,5 @@
 import type { CheckedSchema } from '../policy/checked-schema.ts';
-import { branchTicks, freePathChars, pathCharsPerTick, tickCost, visitTicks } from './estimate-work.ts';
+import { branchTicks, freePathChars, hashTicks, pathCharsPerTick, tickCost, visitTicks } from './estimate-work.ts';
 import { type Plan, planWork } from './plan-work.ts';
 
 /**
@@ -14,6 +14,11 @@ export interface WorkBound {
   readonly perByte: number;
   /** The most characters of schema names (`properties` names, patterns, dependent names) one location can hold. */
   readonly namePath: number;
+  /**
+   * Some subschema has `uniqueItems: true`. The ceiling then also charges the validator's pairwise scans, which
+   * grow with the square of an array's size: an instance under it is checked with them, never hashed first.
+   */
+  readonly pairwise: boolean;
 }
 
 /**
@@ -25,10 +30,15 @@ export interface WorkBound {
 export function ceilingTicks(bound: WorkBound, values: number, bytes: number): number {
   const linear = bound.perValue * values + bound.perByte * bytes;
   const chars = bytes + bound.namePath;
-  return chars > freePathChars ? linear + (linear / visitTicks) * ((chars - freePathChars) / pathCharsPerTick) : linear;
+  const visits = linear / visitTicks;
+  const located = chars > freePathChars ? linear + visits * ((chars - freePathChars) / pathCharsPerTick) : linear;
+  if (!bound.pairwise) return located;
+  // Each visit may be a `uniqueItems` scan of an array of at most `values` items holding at most `values` nodes:
+  // the estimate charges such a scan n² + 2·n·(nodes) ticks, and hashes each node of it once per array.
+  return located + visits * (3 + hashTicks) * values * values * tickCost;
 }
 
-/** `null`: no static ceiling (references in a cycle, `$recursiveRef`, or `uniqueItems`, whose hashing must run). */
+/** `null`: no static ceiling (references in a cycle, or `$recursiveRef`). */
 const cache = new WeakMap<CheckedSchema, WorkBound | null>();
 
 /** The schema's static ceiling, computed once per checked schema. */
@@ -36,7 +46,7 @@ export function workBound(checked: CheckedSchema): WorkBound | null {
   const known = cache.get(checked);
   if (known !== undefined) return known;
   const root = planWork(checked).root;
-  const bound = root === null ? { perValue: visitTicks, perByte: 0, namePath: 0 } : boundOf(root);
+  const bound = root === null ? { perValue: visitTicks, perByte: 0, namePath: 0, pairwise: false } : boundOf(root);
   cache.set(checked, bound);
   return bound;
 }
@@ -81,8 +91,10 @@ function boundOf(root: Plan): WorkBound | null {
   const bounds = new Map<Plan, WorkBound>();
   const onPath = new Set<Plan>();
   const stack: { plan: Plan; next: (Plan | null | undefined)[]; at: number }[] = [];
+  let pairwise = false;
   const open = (plan: Plan): boolean => {
-    if (plan.recursiveRef || plan.uniqueItems) return false;
+    if (plan.recursiveRef) return false;
+    if (plan.uniqueItems) pairwise = true;
     onPath.add(plan);
     stack.push({ plan, next: successors(plan), at: 0 });
     return true;
@@ -101,12 +113,13 @@ function boundOf(root: Plan): WorkBound | null {
     onPath.delete(frame.plan);
     bounds.set(frame.plan, combine(frame.plan, bounds));
   }
-  return bounds.get(root) ?? null;
+  const found = bounds.get(root);
+  return found === undefined ? null : { ...found, pairwise };
 }
 
-const absent: WorkBound = { perValue: 0, perByte: 0, namePath: 0 };
+const absent: WorkBound = { perValue: 0, perByte: 0, namePath: 0, pairwise: false };
 /** A boolean subschema: one visit, decided at once. */
-const decided: WorkBound = { perValue: visitTicks, perByte: 0, namePath: 0 };
+const decided: WorkBound = { perValue: visitTicks, perByte: 0, namePath: 0, pairwise: false };
 
 /** The schema names a plan's successors add to a location, beside each successor (as the estimate adds them). */
 function namedSuccessors(plan: Plan): [number, Plan | null | undefined][] {
@@ -166,6 +179,7 @@ function combine(plan: Plan, bounds: ReadonlyMap<Plan, WorkBound>): WorkBound {
         perValue: Math.max(positional.perValue, bound.perValue),
         perByte: Math.max(positional.perByte, bound.perByte),
         namePath: 0,
+        pairwise: false,
       };
     }
     itemValue = positional.perValue + of(plan.contains).perValue + of(plan.unevaluatedItems).perValue;
@@ -176,5 +190,5 @@ function combine(plan: Plan, bounds: ReadonlyMap<Plan, WorkBound>): WorkBound {
   const childByte = Math.max(keyByte, itemByte);
   let namePath = 0;
   for (const [chars, sub] of namedSuccessors(plan)) namePath = Math.max(namePath, chars + of(sub).namePath);
-  return { perValue: sumValue + Math.max(fixed, childValue), perByte: sumByte + ownByte + childByte, namePath };
+  return { perValue: sumValue + Math.max(fixed, childValue), perByte: sumByte + ownByte + childByte, namePath, pairwise: false };
 }

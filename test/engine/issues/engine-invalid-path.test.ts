@@ -316,10 +316,15 @@ describe('uniqueItems when the engine vouches for unique arrays', () => {
     assert.equal(accept(input.schema).validate((input.instance as number[]).slice(0, -1)).status, 'valid');
   });
 
-  it('passes the flag from the engine for duplicate-free arrays', () => {
+  it('passes the flag from the engine for duplicate-free arrays its estimate hashed', () => {
     const { adapter, calls } = countingAdapter();
     const compiled = accept({ type: 'array', uniqueItems: true }, { adapter });
-    assert.equal(compiled.validate([1, 2, 3]).status, 'valid');
+    // 300 items: past the static ceiling (it charges the pairwise scan), so the estimate hashes them.
+    assert.equal(compiled.validate(Array.from({ length: 300 }, (_, i) => i)).status, 'valid');
     assert.equal(calls.at(-1)?.options?.uniqueItemsHold, true);
+    // Three items: under the ceiling, nothing is hashed, so the adapter keeps its own pairwise scan.
+    assert.equal(compiled.validate([1, 2, 3]).status, 'valid');
+    assert.equal(calls.at(-1)?.options?.uniqueItemsHold, false);
+    assert.equal(compiled.validate([1, 2, 1]).status, 'invalid');
   });
 });
