@@ -1,3 +1,4 @@
+import { hasPatternKeys } from '../engine/schema/index.ts';
 import type { WorkerRequest } from '../protocol/validator-service.ts';
 import { batchSize, getRequest, type LaneBatch } from '../wire/index.ts';
 
@@ -39,18 +40,5 @@ function mayHavePatterns(value: unknown, encoded: boolean): boolean {
     const text = String(value);
     return text.includes('pattern') || text.includes('\\u');
   }
-  const stack: unknown[] = [value];
-  const seen = new Set<object>();
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (typeof node !== 'object' || node === null || seen.has(node)) continue;
-    seen.add(node);
-    if (Array.isArray(node)) {
-      for (const item of node) stack.push(item);
-      continue;
-    }
-    if (Object.hasOwn(node, 'pattern') || Object.hasOwn(node, 'patternProperties')) return true;
-    for (const item of Object.values(node)) stack.push(item);
-  }
-  return false;
+  return hasPatternKeys(value);
 }

@@ -4,6 +4,7 @@ import type { Dialect } from '../../../protocol/dialect.ts';
 import type { Refused } from '../../../protocol/outcome.ts';
 import { formFormatCheckers } from '../../forms/form-formats.ts';
 import { createJsonObject } from '../../json/copy-json.ts';
+import { hasPatternKeys } from '../../schema/pattern-keys.ts';
 import { type SubschemaKeyword, subschemaKeywords } from '../../schema/schema-keywords.ts';
 import { isFalseSchema } from '../../schema/schema-types.ts';
 import type {
@@ -16,7 +17,7 @@ import type {
 import { cfworkerAdapterId } from './adapter-id.ts';
 import { cfworkerChecks } from './cfworker-checks.ts';
 import { collectLeafFailures } from './collect-leaf-failures.ts';
-import { hasPatterns, withLinearPatterns } from './linear-regexp-scope.ts';
+import { withLinearPatterns } from './linear-regexp-scope.ts';
 
 const drafts: Record<Dialect, SchemaDraft> = {
   '2020-12': '2020-12',
@@ -67,7 +68,7 @@ function compileWithCfworker(input: AdapterCompileInput): ReturnType<SchemaValid
   }
   const draft = drafts[dialect];
   // cfworker runs `pattern`/`patternProperties` with `new RegExp`; inside this scope that is the linear matcher.
-  const patterns = hasPatterns(schema);
+  const patterns = hasPatternKeys(schema);
   const walk = (instance: unknown, root: unknown, lookup: unknown, shortCircuit: boolean): ReturnType<typeof validate> => {
     const schema = root as Parameters<typeof validate>[1];
     const refs = lookup as Parameters<typeof validate>[3];

@@ -74,24 +74,3 @@ export function linearPatternsAvailable(): boolean {
     return false;
   }
 }
-
-/** Whether a schema has any `pattern` or `patternProperties` (over-approximates: a property may be so named). */
-export function hasPatterns(schema: unknown): boolean {
-  const stack: unknown[] = [schema];
-  const seen = new Set<object>();
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (typeof node !== 'object' || node === null || seen.has(node)) continue;
-    seen.add(node);
-    if (Array.isArray(node)) {
-      for (const item of node) stack.push(item);
-      continue;
-    }
-    const record = node as Record<string, unknown>;
-    if (typeof record.pattern === 'string' || (typeof record.patternProperties === 'object' && record.patternProperties !== null)) {
-      return true;
-    }
-    for (const key of Object.keys(record)) stack.push(record[key]);
-  }
-  return false;
-}

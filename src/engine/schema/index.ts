@@ -1,0 +1,2 @@
+// What other layers take from the schema room: only what needs no engine around it.
+export { hasPatternKeys } from './pattern-keys.ts';
