@@ -105,26 +105,33 @@ describe('the host reply poll', () => {
  * the event loop: only the poll can deliver them), and records what it waited for.
  */
 function pollingUntilAnswered(spawn: SpawnWorker, seen: { ops: string[]; answered: boolean }[]): SpawnWorker {
+  return onLanes(spawn, (lane) => {
+    const awaitReplies = lane.port.awaitReplies;
+    assert.ok(awaitReplies !== undefined, 'the Node lane polls for replies');
+    let ops: string[] = [];
+    const post = lane.port.postMessage.bind(lane.port);
+    lane.port.postMessage = (message: unknown) => {
+      const batch = message as LaneBatch;
+      ops = Array.from({ length: batchSize(batch) }, (_, i) => getRequest(batch, i).op);
+      post(message);
+    };
+    lane.port.awaitReplies = (done) => {
+      const until = Date.now() + 10_000;
+      while (!done() && Date.now() < until) awaitReplies(done);
+      seen.push({ ops, answered: done() });
+    };
+  });
+}
+
+/** Hands each started worker's lane to `inspect` (which may wrap its port) before the client uses it. */
+function onLanes(spawn: SpawnWorker, inspect: (lane: ReturnType<ReturnType<SpawnWorker>['lane']>) => void): SpawnWorker {
   return () => {
     const handle = spawn();
     return {
       ...handle,
       lane: (onMessage) => {
         const lane = handle.lane(onMessage);
-        const awaitReplies = lane.port.awaitReplies;
-        assert.ok(awaitReplies !== undefined, 'the Node lane polls for replies');
-        let ops: string[] = [];
-        const post = lane.port.postMessage.bind(lane.port);
-        lane.port.postMessage = (message: unknown) => {
-          const batch = message as LaneBatch;
-          ops = Array.from({ length: batchSize(batch) }, (_, i) => getRequest(batch, i).op);
-          post(message);
-        };
-        lane.port.awaitReplies = (done) => {
-          const until = Date.now() + 10_000;
-          while (!done() && Date.now() < until) awaitReplies(done);
-          seen.push({ ops, answered: done() });
-        };
+        inspect(lane);
         return lane;
       },
     };
@@ -176,15 +183,5 @@ describe('the worker client polling a real worker', () => {
 
 /** Fails if a started worker's lane offers a reply poll. */
 function hasPoll(spawn: SpawnWorker): SpawnWorker {
-  return () => {
-    const handle = spawn();
-    return {
-      ...handle,
-      lane: (onMessage) => {
-        const lane = handle.lane(onMessage);
-        assert.equal(lane.port.awaitReplies, undefined);
-        return lane;
-      },
-    };
-  };
+  return onLanes(spawn, (lane) => assert.equal(lane.port.awaitReplies, undefined));
 }
