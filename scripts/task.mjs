@@ -30,6 +30,7 @@ const unitFiles = [
   'test/host/*.test.ts',
   'test/mcp/*.test.ts',
   'test/scripts/*.test.ts',
+  'test/wire/*.test.ts',
   'test/worker/*.test.ts',
   'edge/test/*.test.ts',
   'edge/test/gateway/*.test.ts',

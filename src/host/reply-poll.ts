@@ -1,3 +1,5 @@
+import { createBackoff } from '../wire/index.ts';
+
 /** Takes one queued message off the host's end of the lane and delivers it; false when none was queued. */
 export type TakeQueued = () => boolean;
 
@@ -21,28 +23,23 @@ export type AwaitReplies = (done: () => boolean) => void;
  * back-off that doubles while it recurs, until a poll pays again.
  */
 export function createReplyPoll(windowMs: number, take: TakeQueued, clock: PollClock = () => performance.now()): AwaitReplies {
-  let pausedUntil = 0;
-  let backoffMs = firstBackoffMs;
-  const pause = (at: number): void => {
-    pausedUntil = at + backoffMs;
-    backoffMs = Math.min(backoffMs * 2, maxBackoffMs);
-  };
+  const backoff = createBackoff(firstBackoffMs, maxBackoffMs);
   return (done) => {
     if (windowMs <= 0) return;
     let last = clock();
-    if (last < pausedUntil) return;
+    if (backoff.paused(last)) return;
     const deadline = last + windowMs;
     for (;;) {
       const took = take();
       if (done()) {
-        backoffMs = firstBackoffMs;
+        backoff.reset();
         return;
       }
       const at = clock();
       // A message taken was also handled (its answers settled): time spent there is no sign of preemption. The
       // deadline holds either way: without shared memory a long batch sends a progress message per request.
       if (at > deadline || (!took && at - last > preemptedMs)) {
-        pause(at);
+        backoff.pause(at);
         return;
       }
       last = at;

@@ -1,4 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
+import { createBackoff } from '../wire/index.ts';
 import type { ListenLane } from './create-worker-api.ts';
 
 /** Takes the next queued message off a port without waiting (Node's `receiveMessageOnPort`). */
@@ -40,14 +41,9 @@ const maxBackoffMs = 2_000;
  * preempted turns polling off for a while.
  */
 export function listenWithSpin(spinMs: number, receive: ReceiveNow, clock: SpinClock = realClock): ListenLane {
-  let pausedUntil = 0;
-  let backoffMs = firstBackoffMs;
+  const backoff = createBackoff(firstBackoffMs, maxBackoffMs);
   let wakeIsSlow = true;
   let served = 0;
-  const pause = (at: number): void => {
-    pausedUntil = at + backoffMs;
-    backoffMs = Math.min(backoffMs * 2, maxBackoffMs);
-  };
   return (lane, onMessage, postedAt) => {
     const port = lane as unknown as MessagePort;
     port.on('message', (data: unknown) => {
@@ -56,20 +52,20 @@ export function listenWithSpin(spinMs: number, receive: ReceiveNow, clock: SpinC
       onMessage(data);
       if (spinMs <= 0 || !wakeIsSlow) return;
       let last = clock.now();
-      if (last < pausedUntil) return;
+      if (backoff.paused(last)) return;
       let deadline = last + spinMs;
       for (;;) {
         const next = receive(port);
         const at = clock.now();
-        if (at - last > preemptedMs) pause(at);
+        if (at - last > preemptedMs) backoff.pause(at);
         last = at;
         if (next !== undefined) {
           onMessage(next.message);
           if (++served % probeEvery === 0) return;
           last = clock.now();
           deadline = last + spinMs;
-        } else if (at > deadline || at < pausedUntil) {
-          if (at > deadline && at >= pausedUntil) backoffMs = firstBackoffMs;
+        } else if (at > deadline || backoff.paused(at)) {
+          if (at > deadline && !backoff.paused(at)) backoff.reset();
           return;
         }
       }
