@@ -1,6 +1,15 @@
 import { type Remote, transfer, wrap } from 'comlink';
 import type { WorkerApi, WorkerEngineOptions, WorkerRequest, WorkerResponse } from '../protocol/validator-service.ts';
-import { expandAnswer, type LaneReply, progressMemoryBytes, progressViews, putRequest, startBatch, unpackReply } from '../wire/index.ts';
+import {
+  compilesNothing,
+  expandAnswer,
+  type LaneReply,
+  progressMemoryBytes,
+  progressViews,
+  putRequest,
+  startBatch,
+  unpackReply,
+} from '../wire/index.ts';
 import { encodeRequest } from './encode-request.ts';
 import { toValidatorErrorCode, ValidatorError } from './validator-error.ts';
 import type { LaneEnd, SpawnWorker, WorkerHandle } from './worker-handle.ts';
@@ -200,7 +209,7 @@ export function createWorkerClient(options: WorkerClientOptions): WorkerClient {
         batch = queue;
         queue = [];
       } else batch = queue.splice(0, options.maxBatch);
-      if (quick) quick = batch.every(isQuick);
+      if (quick) quick = batch.every((pending) => compilesNothing(pending.request));
       post(state, batch);
     }
     // Quick requests are answered within microseconds: taking the reply off the lane beats being woken by it.
@@ -270,21 +279,6 @@ export function createWorkerClient(options: WorkerClientOptions): WorkerClient {
 }
 
 /** Whether a request only validates against a compiled schema (no compile), so its answer comes back at once. */
-function isQuick(pending: Pending): boolean {
-  const { request } = pending;
-  switch (request.op) {
-    case 'validateArguments':
-    case 'validateStructured':
-    case 'stats':
-      return true;
-    case 'validate':
-    case 'validateJson':
-      return typeof request.schema === 'string';
-    default:
-      return false;
-  }
-}
-
 /** Why a request cannot cross to the worker, or undefined if it can. */
 function unsendable(request: WorkerRequest): string | undefined {
   try {

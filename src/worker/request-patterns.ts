@@ -1,15 +1,16 @@
 import { hasPatternKeys } from '../engine/schema/index.ts';
 import type { WorkerRequest } from '../protocol/validator-service.ts';
-import { batchSize, getRequest, type LaneBatch } from '../wire/index.ts';
+import { batchSize, compilesNothing, getRequest, type LaneBatch } from '../wire/index.ts';
 
 /**
  * Whether a request may compile a schema with a `pattern` or `patternProperties`, so needs the linear-time matcher.
  * It over-approximates (any key so named, anywhere in what the request carries; for lossless JSON text, the word or
  * any `\u` escape, which could spell it), never the other way round: a request it misses would fail closed
- * (`Re2Unavailable`), not pass unchecked. A request naming a fingerprint compiles nothing: its schema was compiled,
- * patterns and all, by this worker.
+ * (`Re2Unavailable`), not pass unchecked. A request that compiles nothing (`compilesNothing`) names a schema this
+ * worker compiled, patterns and all.
  */
 export function requestMayHavePatterns(request: WorkerRequest): boolean {
+  if (compilesNothing(request)) return false;
   switch (request.op) {
     case 'compileTools':
       return mayHavePatterns(request.tools, request.encoded?.includes('tools') === true);
@@ -17,10 +18,8 @@ export function requestMayHavePatterns(request: WorkerRequest): boolean {
     case 'validateElicitation':
       return mayHavePatterns(request.schema, request.encoded?.includes('schema') === true);
     case 'validate':
-    case 'validateJson': {
-      const text = request.encoded?.includes('schema') === true;
-      return (text || typeof request.schema !== 'string') && mayHavePatterns(request.schema, text);
-    }
+    case 'validateJson':
+      return mayHavePatterns(request.schema, request.encoded?.includes('schema') === true);
     case 'validateArguments':
     case 'validateStructured':
     case 'stats':
