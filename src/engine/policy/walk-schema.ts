@@ -256,7 +256,7 @@ export function walkSchema(
       if ((flags & KeyFlag.Ref) !== 0) visitRef(node, place, '$ref', base);
       if ((flags & KeyFlag.RecursiveRef) !== 0 && dialect === '2019-09') visitRef(node, place, '$recursiveRef', base);
       countKeys(length);
-      // A `false` stand-in counts as the one subschema the author wrote; its `not: {}` is ours (one more key, `/not`).
+      // A `false` stand-in counts as the one subschema the author wrote; its `not: true` is ours (one more key, `/not`).
       if (isFalseSchema(node)) countKeys(length + 4);
       else visitChildren(node, removed ? Object.keys(node) : keys, length, depth, base);
     } else countKeys(length);

@@ -64,7 +64,7 @@ export type FormatMode = 'annotate' | 'assert-form';
 
 const falseMarker = Symbol('schemaval.false');
 
-/** True for the `{"not": {}}` the engine puts where a document had `false`, so messages can say "not allowed". */
+/** True for the `{"not": true}` the engine puts where a document had `false`, so messages can say "not allowed". */
 export function isFalseSchema(node: unknown): boolean {
   return typeof node === 'object' && node !== null && (node as Record<symbol, unknown>)[falseMarker] === true;
 }
@@ -72,7 +72,7 @@ export function isFalseSchema(node: unknown): boolean {
 /** `false` as an equivalent object schema: validators then report it at a proper keyword location. */
 export function falseSchema(): SchemaObject {
   const node: SchemaObject = createJsonObject();
-  node.not = createJsonObject();
+  node.not = true;
   Object.defineProperty(node, falseMarker, { value: true });
   return node;
 }

@@ -138,7 +138,7 @@ function compileWithCfworker(input: AdapterCompileInput): ReturnType<SchemaValid
  * are skipped. Each such failure writes its loop's unit (`properties`, `items`, …) beside its own; a walk that
  * wrote none never stopped where its output is kept (a discarded `anyOf` alternative, `not` or `if` keeps neither
  * its units nor what it evaluated, and its verdict is the same either way). The twin's plain `false` writes a
- * `false` unit where the engine's copy, which the full walk reads, has its `{"not": {}}` stand-in write `not`.
+ * `false` unit where the engine's copy, which the full walk reads, has its `{"not": true}` stand-in write `not`.
  */
 const stopUnits = new Set(['properties', 'patternProperties', 'additionalProperties', 'prefixItems', 'items', 'additionalItems', 'false']);
 
@@ -160,7 +160,7 @@ const discarding = new Set(['anyOf', 'oneOf', 'not', 'if', 'contains']);
  * too). Either walk gives the same verdict; this only chooses the cheaper. On a valid instance no subschema of a flat
  * schema fails, so no loop stops early and no `false` is met: the full walk of the engine's copy does exactly the
  * short-circuit walk's work, and gives the units of an invalid one at no extra cost. Elsewhere failing alternatives
- * make the short walk on the twin cheaper. The `{"not": {}}` stand-ins are not read: their `not` is the failure.
+ * make the short walk on the twin cheaper. The `{"not": true}` stand-ins are not read: their `not` is the failure.
  */
 function isFlat(node: unknown): boolean {
   if (typeof node !== 'object' || node === null || isFalseSchema(node)) return true;
@@ -199,8 +199,8 @@ interface Twin {
 }
 
 /**
- * The verdict twin: `false` is `false` again there, which cfworker answers at once, whereas the `{"not": {}}`
- * stand-in (kept for well-located issues) costs two more subschema visits each time. Undefined when the twin cannot
+ * The verdict twin: `false` is `false` again there, which cfworker answers at once, whereas the `{"not": true}`
+ * stand-in (kept for well-located issues) costs one more subschema visit each time. Undefined when the twin cannot
  * be indexed (not expected: the engine's copy, the same but for its stand-ins, already was); the caller then fails
  * safe and walks `root` itself, a verdict as exact, only slower.
  */
