@@ -53,6 +53,29 @@ describe('the verdict twin', () => {
     ]);
     assert.equal(twinCount.built, before);
   });
+
+  it('reads only the subschemas a walk can apply: an unused definition with an anyOf leaves a schema flat', () => {
+    const library = { $defs: { either: { anyOf: [{ type: 'string' }, { type: 'integer' }] }, name: { type: 'string' } } };
+    const before = twinCount.built;
+    const flat = compiled({
+      ...library,
+      type: 'object',
+      // A property named like a discarding keyword is data, and so is an enum value.
+      properties: { anyOf: { $ref: '#/$defs/name' }, mode: { enum: ['oneOf', 'not'] } },
+      additionalProperties: false,
+    });
+    assert.equal(flat.validate({ anyOf: 'x', mode: 'not' }).status, 'valid');
+    assert.deepEqual(issuesOf(flat, { anyOf: 1, extra: 0 }), [
+      { path: '$.anyOf', keyword: 'type', message: 'got integer, want string' },
+      { path: '$.extra', keyword: 'additionalProperties', message: 'property not allowed' },
+    ]);
+    assert.equal(twinCount.built, before, 'a twin was built for a flat schema');
+    // The same library reached by a reference: an alternative may fail while the instance passes.
+    const reached = compiled({ ...library, type: 'object', properties: { id: { $ref: '#/$defs/either' } } });
+    assert.equal(reached.validate({ id: 7 }).status, 'valid');
+    assert.equal(twinCount.built, before + 1);
+    assert.deepEqual(issuesOf(reached, { id: null }), [{ path: '$.id', keyword: 'type', message: 'got null, want string or integer' }]);
+  });
 });
 
 describe('the short-circuit walk of a schema that is not flat', () => {

@@ -85,7 +85,7 @@ function compileWithCfworker(input: AdapterCompileInput): ReturnType<SchemaValid
   };
   const compiled: CompiledAdapterSchema = {
     validate(instance, options = {}) {
-      plain ??= { root: schema, lookup, flat: isFlat(schema), mapped: (node) => node };
+      plain ??= { root: schema, lookup, flat: isFlat(schema, subschemaKeywords(dialect), lookup), mapped: (node) => node };
       // cfworker compares items pairwise; when the engine has already hashed every array and found no duplicate,
       // a copy without `uniqueItems: true` gives the same verdict in linear time.
       if (options.uniqueItemsHold === true) unique ??= withoutUniqueItems(plain, dialect, input.anchors, refTargets);
@@ -156,20 +156,44 @@ function writesAll(units: readonly OutputUnit[]): boolean {
 const discarding = new Set(['anyOf', 'oneOf', 'not', 'if', 'contains']);
 
 /**
- * A schema without any of `discarding` (read as keys anywhere in it, so a property or a `const` of that name counts
- * too). Either walk gives the same verdict; this only chooses the cheaper. On a valid instance no subschema of a flat
- * schema fails, so no loop stops early and no `false` is met: the full walk of the engine's copy does exactly the
- * short-circuit walk's work, and gives the units of an invalid one at no extra cost. Elsewhere failing alternatives
- * make the short walk on the twin cheaper. The `{"not": true}` stand-ins are not read: their `not` is the failure.
+ * A schema none of whose applied subschemas holds a key of `discarding`. Either walk gives the same verdict; this
+ * only chooses the cheaper. On a valid instance no subschema of a flat schema fails, so no loop stops early and no
+ * `false` is met: the full walk of the engine's copy does exactly the short-circuit walk's work, and gives the units
+ * of an invalid one at no extra cost. Elsewhere failing alternatives make the short walk on the twin cheaper.
+ *
+ * Only what cfworker can apply is read: from the root through the dialect's subschema keywords and each `$ref`'s
+ * target in `lookup`, never into `$defs`/`definitions` themselves (a definition no reference reaches is never
+ * applied; many tool schemas carry a library of them). Any other key counts where it stands, a property's own
+ * schema included; property names and `const`/`enum` values are data. A reference the lookup cannot answer, or a
+ * `$recursiveRef` (its target depends on the walk), makes the schema not flat. The `{"not": true}` stand-ins are
+ * not read: their `not` is the failure.
  */
-function isFlat(node: unknown): boolean {
-  if (typeof node !== 'object' || node === null || isFalseSchema(node)) return true;
-  if (Array.isArray(node)) {
-    for (const item of node) if (!isFlat(item)) return false;
-    return true;
-  }
-  for (const key of Object.keys(node)) {
-    if (discarding.has(key) || !isFlat((node as Record<string, unknown>)[key])) return false;
+function isFlat(root: unknown, keywords: Readonly<Record<string, SubschemaKeyword>>, lookup: Record<string, unknown>): boolean {
+  const seen = new Set<object>();
+  const pending: unknown[] = [root];
+  const push = (value: unknown): void => {
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) pending.push(value);
+  };
+  while (pending.length > 0) {
+    const node = pending.pop() as Record<string, unknown>;
+    if (typeof node !== 'object' || node === null || isFalseSchema(node) || seen.has(node)) continue;
+    seen.add(node);
+    for (const key of Object.keys(node)) {
+      if (discarding.has(key) || key === '$recursiveRef') return false;
+      const keyword = keywords[key];
+      const value = node[key];
+      if (keyword === undefined || keyword.container === true || typeof value !== 'object' || value === null) continue;
+      if (Array.isArray(value)) {
+        if (keyword.shape === 'array' || keyword.shape === 'schemaOrArray') for (const item of value) push(item);
+      } else if (keyword.shape === 'map' || keyword.shape === 'dependencies') {
+        for (const name of Object.keys(value)) push((value as Record<string, unknown>)[name]);
+      } else push(value);
+    }
+    if (Object.hasOwn(node, '$ref')) {
+      const target = lookup[String((node as { __absolute_ref__?: unknown }).__absolute_ref__)];
+      if (target === undefined) return false;
+      push(target);
+    }
   }
   return true;
 }
