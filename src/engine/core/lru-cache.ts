@@ -4,8 +4,8 @@
  */
 export interface LruCache<K, V> {
   /**
-   * The value of `key`, which becomes the most recently used. In a cache of `exactBelow` entries or more, a key
-   * already in the newer half of the order is left where it is (see `createLruCache`).
+   * The value of `key`, which becomes the most recently used. In a cache of `exactBelow` entries or more, it is only
+   * marked as read, and moves when eviction reaches it (see `createLruCache`).
    */
   get(key: K): V | undefined;
   /** The value of `key`, leaving the order alone: a read that should not keep an entry alive. */
@@ -37,10 +37,11 @@ export interface LruOptions<K, V> {
 }
 
 /**
- * From this many entries on, `get` reorders only a key in the older half of the order. A call to each of 1,728 tools
- * in turn otherwise moves a key (a Map delete and insert) on every call: 5% of a valid call's cost. The order is
- * then nearly LRU: a key used again within half the cache's moves may sit behind keys used before it, but every
- * key used at least once in any `size / 2` moves (inserts and reorders) stays. Below it, the order is exact.
+ * From this many entries on, `get` only marks a key as read, and eviction gives a marked key a second chance: it
+ * moves to the end of the order, unmarked, and the next key is considered (the CLOCK approximation of LRU). A call to
+ * each of 1,728 tools in turn otherwise moved a key (a Map delete and insert) on every call. A key read since it was
+ * last put at the end is never the one evicted; among keys not read since, the oldest goes first. Below it, the
+ * order is exact: each read moves its key to the end.
  */
 export const exactBelow = 64;
 
@@ -49,6 +50,8 @@ interface Entry<V> {
   readonly weight: number;
   /** The move that last put this key at the end of the order. */
   at: number;
+  /** Read since it was last put at the end (a cache of `exactBelow` entries or more). */
+  read: boolean;
 }
 
 /** Creates an LRU cache; a Map keeps insertion order, so the first key is the least recently used. */
@@ -65,14 +68,31 @@ export function createLruCache<K, V>(capacity: number, limit?: LruWeightLimit<K,
     options.onDrop?.(key, entry.value, reason);
     return true;
   };
-  const dropOldest = (): void => void drop(entries.keys().next().value as K, 'evicted');
+  /** Evicts the oldest key not read since it was put at the end, passing over `keep` (the key just set). */
+  const dropOldest = (keep?: K): void => {
+    for (const [key, entry] of entries) {
+      if (!entry.read && key !== keep) {
+        drop(key, 'evicted');
+        return;
+      }
+      // A second chance (or the newest entry, which always stays): to the end, unmarked. Every key is passed over
+      // at most once, so one more key in the order is always evicted.
+      entry.read = false;
+      entries.delete(key);
+      entries.set(key, entry);
+      entry.at = ++moves;
+    }
+  };
   return {
     get(key) {
       const entry = entries.get(key);
       if (entry === undefined) return undefined;
+      if (entries.size >= exactBelow) {
+        entry.read = true;
+        return entry.value;
+      }
       // The newest key is already last (a hot key called again and again skips the reordering).
-      const keep = entries.size >= exactBelow ? entries.size >> 1 : 1;
-      if (moves - entry.at < keep) return entry.value;
+      if (entry.at === moves) return entry.value;
       entries.delete(key);
       entries.set(key, entry);
       entry.at = ++moves;
@@ -82,11 +102,12 @@ export function createLruCache<K, V>(capacity: number, limit?: LruWeightLimit<K,
     set(key, value) {
       drop(key, 'replaced');
       const weight = limit === undefined ? 0 : limit.weigh(value, key);
-      entries.set(key, { value, weight, at: ++moves });
+      entries.set(key, { value, weight, at: ++moves, read: false });
       total += weight;
-      if (entries.size > capacity) dropOldest();
+      // A cache of no entries keeps none, not even the newest.
+      if (entries.size > capacity) dropOldest(capacity > 0 ? key : undefined);
       // The newest entry always stays, even alone over the limit: it is about to be used.
-      while (limit !== undefined && total > limit.maxWeight && entries.size > 1) dropOldest();
+      while (limit !== undefined && total > limit.maxWeight && entries.size > 1) dropOldest(key);
     },
     delete: (key) => drop(key, 'deleted'),
     trim(over) {

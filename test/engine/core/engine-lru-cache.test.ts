@@ -68,19 +68,47 @@ describe('createLruCache: peek, delete, trim', () => {
     assert.equal(cache.peek('b'), 0);
   });
 
-  it('in a large cache a key read from the older half moves to the end and outlives the rest', () => {
+  it('in a large cache a read key is passed over once by eviction, then goes when its turn comes again', () => {
     const size = exactBelow * 2;
     const cache = createLruCache<number, number>(size);
     for (let key = 0; key < size; key++) cache.set(key, key);
     assert.equal(cache.get(0), 0);
-    for (let key = size; key < size * 2 - 1; key++) cache.set(key, key);
-    assert.equal(cache.peek(0), 0, 'the key read last of the first fill is still there');
-    assert.equal(cache.peek(1), undefined);
+    // The first eviction passes over 0 (read) and puts it behind the key just set; 1 goes instead.
+    cache.set(size, size);
+    assert.deepEqual([cache.peek(0), cache.peek(1)], [0, undefined]);
+    for (let key = size + 1; key < size * 2; key++) cache.set(key, key);
+    assert.equal(cache.peek(0), 0, 'the key read during the first fill outlived the rest of it');
     cache.set(size * 2, 0);
-    assert.equal(cache.peek(0), undefined, 'and it goes when its turn comes');
+    assert.equal(cache.peek(size), undefined, 'the key set before it was passed over goes first');
+    cache.set(size * 2 + 1, 0);
+    assert.equal(cache.peek(0), undefined, 'and then it goes: no read since it moved');
   });
 
-  it('in a large cache a key read at least once every size/2 moves is never evicted', () => {
+  it('in a large cache a read only marks its key: a pass over every key reorders nothing', () => {
+    const size = exactBelow * 2;
+    const dropped: number[] = [];
+    const cache = createLruCache<number, number>(size, undefined, { onDrop: (key) => dropped.push(key) });
+    for (let key = 0; key < size; key++) cache.set(key, key);
+    for (let key = 0; key < size; key++) cache.get(key);
+    for (let key = 0; key < size; key++) assert.equal(cache.get(key), key);
+    // Every key was read: eviction passes over each once, in the order they were set, and evicts the first again.
+    cache.set(size, size);
+    assert.deepEqual(dropped, [0]);
+    assert.equal(cache.size, size);
+  });
+
+  it('keeps the newest entry over the weight limit, and a cache of no entries keeps none', () => {
+    const weighed = createLruCache<string, number>(exactBelow * 2, { maxWeight: 10, weigh: (value) => value });
+    for (let i = 0; i < exactBelow; i++) weighed.set(`k${i}`, 0);
+    for (let i = 0; i < exactBelow; i++) weighed.get(`k${i}`);
+    weighed.set('heavy', 50);
+    assert.deepEqual([weighed.size, weighed.peek('heavy')], [1, 50]);
+    const none = createLruCache<string, number>(0);
+    none.set('a', 1);
+    assert.equal(none.size, 0);
+  });
+
+  it('in a large cache a key read at least once between two evictions that reach it is never evicted', () => {
     const size = exactBelow * 2;
     const cache = createLruCache<number, number>(size);
     cache.set(-1, -1);
