@@ -237,6 +237,24 @@ describe('fingerprints written in one pass', () => {
     );
   });
 
+  it('sort keys by UTF-16 code units in short and long key lists alike (fast-check)', () => {
+    // Up to 40 keys: lists of up to 24 are sorted in place by insertion, longer ones by the native sort.
+    const keyArb = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 3 }),
+      fc.constantFrom('\uffff', '\ud83d\ude00', 'Z', 'a', '', '10', '9'),
+    );
+    fc.assert(
+      fc.property(fc.uniqueArray(keyArb, { minLength: 2, maxLength: 40 }), (keys) => {
+        const record = Object.fromEntries(keys.map((key, i) => [key, i]));
+        assert.equal(
+          outcome(() => canonicalJson(record)),
+          outcome(() => referenceCanonicalJson(record)),
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("equal the reference tool fingerprint, assembled from the schemas' canonical texts", async () => {
     await fc.assert(
       fc.asyncProperty(toolArb, async (tool) => {
