@@ -19,8 +19,9 @@ export interface RetainedShape {
  * validator's copies), and the validator's keys: it files every subschema under its base URI and full JSON pointer,
  * once per enclosing resource, so long names nested deep cost keys × pointer length. Fitted to
  * `process.memoryUsage().heapUsed` after GC (bench/cache-cost.ts --heap): 0.9-1.2 of what real-sized schemas from
- * 37 B to 255 KB retain, up to 2 for long flat arrays of tiny values (an over-estimate is safe), and within 2 of
- * pointer-heavy shapes (test/engine/policy/engine-retained-bytes.test.ts). `maxCompiledBytes` bounds it.
+ * 37 B to 255 KB retain, up to 2 for long flat arrays of tiny values and 1.4-1.6 for a schema of definitions no walk
+ * reaches (no verdict twin is built for it; an over-estimate is safe), and within 2 of pointer-heavy shapes
+ * (test/engine/policy/engine-retained-bytes.test.ts). `maxCompiledBytes` bounds it.
  */
 export function retainedBytes(shape: RetainedShape): number {
   const copies = shape.uniqueItems ? 2 : 1;
