@@ -37,8 +37,13 @@ const mib = 1024 * 1024;
 const documentedCacheWorstCase = 56 * mib;
 /** Beyond the heap at the start and the caches: what a request in flight and the runtime's own objects keep. */
 const heapMargin = 8 * mib;
-/** How much a further full round of the shapes may add to workerd's RSS, read after `roundPauseMs` idle. */
-const maxRoundGrowth = 25 * mib;
+/**
+ * How much the last repeat of the hostile round may add to workerd's RSS (read after `roundPauseMs` idle), and all
+ * the repeats together. Five clean-clone runs saw repeats add 16.1 + 20.5, 4.0 + 8.6, 19.9 + 9.8, 21.2 + 6.3 and
+ * 25.2 + 8.0 MB: tcmalloc's page heap grows in steps, so one repeat may add ~25 MB, but a leak adds on every one.
+ */
+const maxLastGrowth = 25 * mib;
+const maxRepeatsGrowth = 50 * mib;
 const roundPauseMs = 20_000;
 /** A client-side cap per request: past it the case has long failed; keeps a run against unfixed code bounded. */
 const capMs = 20_000;
@@ -408,14 +413,18 @@ describe('issue #17 bounds under wrangler dev (real workerd)', () => {
   // Levelling off compares a round with its own repeats: round 2 is the first run of hostileRound (round 1 was the
   // tests and the filler, other requests), where the allocator and the JIT size themselves for its shapes; what a
   // leak would show is growth on every repeat. Round 2's own growth is printed above, not bounded here (the heap is).
-  it('workerd RSS levels off: each repeat of the hostile round adds at most 25 MB', () => {
+  it('workerd RSS levels off: the last repeat of the hostile round adds at most 25 MB, all repeats 50 MB', () => {
     assert.ok(memory.length >= 4, 'the heap test above records the rounds');
-    for (let i = 2; i < memory.length; i++) {
-      const grown = (memory[i]?.rss ?? 0) - (memory[i - 1]?.rss ?? 0);
-      assert.ok(
-        grown <= maxRoundGrowth,
-        `round ${memory[i]?.round} grew RSS ${mb(grown)} (over ${mb(maxRoundGrowth)}): ${memory.map((r) => mb(r.rss)).join(' -> ')}`,
-      );
-    }
+    const rss = (i: number): number => memory[i]?.rss ?? 0;
+    const trail = memory.map((r) => mb(r.rss)).join(' -> ');
+    const last = memory.length - 1;
+    assert.ok(
+      rss(last) - rss(last - 1) <= maxLastGrowth,
+      `the last round grew RSS ${mb(rss(last) - rss(last - 1))} (over ${mb(maxLastGrowth)}): ${trail}`,
+    );
+    assert.ok(
+      rss(last) - rss(1) <= maxRepeatsGrowth,
+      `the repeats grew RSS ${mb(rss(last) - rss(1))} (over ${mb(maxRepeatsGrowth)}): ${trail}`,
+    );
   });
 });
