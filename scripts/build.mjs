@@ -149,12 +149,19 @@ async function pruneEdge() {
 export async function buildAll() {
   const started = performance.now();
   await rm(dist, { recursive: true, force: true });
-  runTsc('tsconfig.build.json');
-  runTsc('edge/tsconfig.build.json');
-  await rewriteDeclarationSpecifiers();
-  await pruneEdge();
-  await buildBrowserWorker();
-  await buildCli();
+  try {
+    runTsc('tsconfig.build.json');
+    runTsc('edge/tsconfig.build.json');
+    await rewriteDeclarationSpecifiers();
+    await pruneEdge();
+    await buildBrowserWorker();
+    await buildCli();
+  } catch (error) {
+    // A half-built dist/ (the library compiled, the edge not) would pass for a build with everyone who checks that
+    // dist/src/index.js exists (the bench, the consumer tests): none is better than an incomplete one.
+    await rm(dist, { recursive: true, force: true });
+    throw error;
+  }
   console.log(`built dist/ in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
