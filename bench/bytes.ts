@@ -5,8 +5,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { buildAll } from '../scripts/build.mjs';
 import { buildPage } from '../scripts/build-page.mjs';
+import { buildDist } from './build-dist.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -40,7 +40,7 @@ export async function measureBytes(): Promise<Bytes> {
   for (const name of built.upFront) hostAndWorker += page[name] ?? 0;
   const largest = largestInputs(built);
   try {
-    if (!existsSync(`${root}dist/src/index.js`)) await buildAll();
+    if (!existsSync(`${root}dist/src/index.js`)) await buildDist();
     const builtAt = statSync(`${root}dist/src/index.js`).mtime.toISOString().slice(0, 16).replace('T', ' ');
     // --ignore-scripts: prepack would build again.
     const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {

@@ -15,7 +15,7 @@ import { median } from './harness.ts';
 import { realCorpus } from './real-corpus.ts';
 import { sampleValid } from './sample-instance.ts';
 import { percentile, type Spread, spreadOf } from './spread.ts';
-import { bundleWorker, type RunningWorker, startWorkerd } from './workerd-direct.ts';
+import { bundleEdgeWorker, type RunningWorker, startWorkerd } from './workerd-direct.ts';
 
 export type EdgeSetting = 'wrangler dev' | 'workerd';
 
@@ -147,7 +147,7 @@ async function startSetting(setting: EdgeSetting): Promise<{ edge: RunningWorker
       throw error;
     }
   }
-  const bundle = await bundleWorker(edgeConfig, join(root, '.cache', 'bench-edge-dist'));
+  const bundle = await bundleEdgeWorker();
   const edge = await startWorkerd(edgeConfig, bundle, {});
   try {
     return { edge, trivial: await startWorkerd(trivial.config, trivial.script, {}) };

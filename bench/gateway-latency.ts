@@ -18,7 +18,7 @@ import { freePort, startWranglerDev } from '../edge/test/helpers/wrangler-dev.ts
 import { serveFetchHandler } from '../examples/serve-fetch-handler.ts';
 import { createUpstream } from '../test/helpers/http-upstream.ts';
 import { median } from './harness.ts';
-import { bundleWorker, type RunningWorker, startWorkerd } from './workerd-direct.ts';
+import { bundleEdgeWorker, type RunningWorker, startWorkerd } from './workerd-direct.ts';
 
 export interface LatencySummary {
   readonly p50Ms: number;
@@ -156,7 +156,7 @@ export async function measureGatewayLatency(calls = 300): Promise<GatewayLatency
     const edgeConfig = fileURLToPath(new URL('../edge/wrangler.jsonc', import.meta.url));
     const passthroughConfig = fileURLToPath(new URL('./passthrough/wrangler.jsonc', import.meta.url));
     const passthroughScript = fileURLToPath(new URL('./passthrough/worker.js', import.meta.url));
-    const edgeBundle = await bundleWorker(edgeConfig, fileURLToPath(new URL('../.cache/bench-edge-dist', import.meta.url)));
+    const edgeBundle = await bundleEdgeWorker();
     const base: Record<LatencyPath, RunningWorker> = {
       direct: { url: served.origin, stop: async () => undefined },
       devGateway: await startWranglerDev(vars),

@@ -3,11 +3,12 @@
 // large tool input schemas, in one process; what the isolation layer (worker mode) adds to a bare worker_threads round
 // trip; and issue 21's targets on the real and the generated corpus.
 import { readFileSync } from 'node:fs';
-import { buildAll, buildCli } from '../scripts/build.mjs';
+import { buildCli } from '../scripts/build.mjs';
 import { createEngine } from '../src/engine/index.ts';
 import { nodeHashText } from '../src/worker/node-hash.ts';
 import { buildLargeSchema } from '../test/fixtures/real-world/large-schema.ts';
 import { benchOnly } from './bench-args.ts';
+import { buildDist } from './build-dist.ts';
 import { bytesLines, measureBytes } from './bytes.ts';
 import { capacityLines, measureCapacity } from './capacity.ts';
 import { type CliStart, cliStartLines, cliStartSummary, cliStartTarget, measureCliStart } from './cli-start.ts';
@@ -271,7 +272,7 @@ if (runCli) {
 
 if (runCompiled) {
   console.log('\n10. The engine as installed (dist/, compiled by tsc) vs the sources under tsx, compileSchema().validate\n');
-  if (!hasCompiledEngine()) await buildAll();
+  if (!hasCompiledEngine()) await buildDist();
   console.log(compiledTable(await measureCompiledEngine(fixtures)));
 }
 

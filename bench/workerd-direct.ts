@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Miniflare } from 'miniflare';
 import { unstable_getMiniflareWorkerOptions } from 'wrangler';
+import { buildPage } from '../scripts/build-page.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -25,7 +26,7 @@ const wranglerEnv = () => ({
 });
 
 /** Bundles a Worker as `wrangler deploy --dry-run` does (what would be uploaded) into `outDir`; returns the entry. */
-export async function bundleWorker(configPath: string, outDir: string): Promise<string> {
+async function bundleWorker(configPath: string, outDir: string): Promise<string> {
   mkdirSync(join(root, '.cache', 'xdg'), { recursive: true });
   const wrangler = join(root, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
   const args = [wrangler, 'deploy', '--dry-run', '--config', configPath, '--outdir', outDir];
@@ -37,6 +38,16 @@ export async function bundleWorker(configPath: string, outDir: string): Promise<
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`wrangler deploy --dry-run failed (${code}):\n${stderr}`);
   return join(outDir, 'index.js');
+}
+
+/**
+ * Bundles the edge Worker (edge/wrangler.jsonc) into .cache/bench-edge-dist. It serves the demo page as its assets,
+ * which a checkout that never ran `npm start` has not built, and wrangler refuses a missing assets directory: the
+ * page is built first (unchanged files are left alone, so this costs little after the first time).
+ */
+export async function bundleEdgeWorker(): Promise<string> {
+  await buildPage({ quiet: true });
+  return bundleWorker(join(root, 'edge', 'wrangler.jsonc'), join(root, '.cache', 'bench-edge-dist'));
 }
 
 /**
