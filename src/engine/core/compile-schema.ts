@@ -8,6 +8,7 @@ import { defaultPolicy } from '../policy/policy.ts';
 import type { FormatMode, SchemaObject } from '../schema/schema-types.ts';
 import type { SchemaValidatorAdapter } from '../schema/schema-validator-adapter.ts';
 import { validateInstance } from './validate-instance.ts';
+import { validationContext } from './validation-context.ts';
 
 /** A schema that passed the policy and compiled: validate many instances with it. */
 export interface CompiledSchema {
@@ -60,7 +61,7 @@ export function compileSchema(
   }
   const compiled = adapter.compile({ schema: root, dialect, base: index.rootUri, refNodes, refTargets, anchors: index.anchors });
   if (compiled.status === 'refused') return compiled;
-  const context = { compiled: compiled.compiled, checked: checked.checked, adapter, policy };
+  const context = validationContext(compiled.compiled, checked.checked, adapter, policy);
   return {
     status: 'accepted',
     schema: {

@@ -44,7 +44,7 @@ export function validateInstance(context: ValidationContext, instance: unknown):
     }
     uniqueItemsHold = estimate.uniqueItemsHold;
   }
-  const options = { uniqueItemsHold, maxFailures: policy.maxIssues + 1 };
+  const options = uniqueItemsHold ? context.options.unique : context.options.plain;
   let issues: Issue[];
   try {
     if (exact) issues = exactValidation(context, copied, options);

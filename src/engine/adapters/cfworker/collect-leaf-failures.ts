@@ -43,11 +43,14 @@ const wrappers = new Set(
 export function collectLeafFailures(units: readonly OutputUnitLike[], input: CollectInput): Collected {
   let containsNoise = false;
   for (let i = 0; i < units.length && !containsNoise; i++) containsNoise = (units[i] as OutputUnitLike).keyword === 'minContains';
-  const context: Context = { input, units, ends: extents(units), containsNoise };
+  const context: Context = { input, units, ends: units.length === 1 ? oneUnit : extents(units), containsNoise };
   const sink = createSink(input.limit);
   collectRange(context, 0, units.length, sink, false);
   return { leaves: sink.entries.map((entry) => build(context, entry)), complete: !sink.overflow };
 }
+
+/** The extents of a lone unit (a wrong type at the root, say): it has no children. */
+const oneUnit: readonly number[] = Object.freeze([1]);
 
 /** For each unit, the index just past its last descendant (a unit's children follow it and sit under it). */
 function extents(units: readonly OutputUnitLike[]): number[] {
