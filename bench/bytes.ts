@@ -40,7 +40,7 @@ export async function measureBytes(): Promise<Bytes> {
   for (const name of built.upFront) hostAndWorker += page[name] ?? 0;
   const largest = largestInputs(built);
   try {
-    if (!existsSync(`${root}dist/src/index.js`)) await buildDist();
+    if (!existsSync(`${root}dist/src/index.js`)) buildDist();
     const builtAt = statSync(`${root}dist/src/index.js`).mtime.toISOString().slice(0, 16).replace('T', ' ');
     // --ignore-scripts: prepack would build again.
     const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
