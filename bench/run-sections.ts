@@ -12,7 +12,7 @@ import { buildDist } from './build-dist.ts';
 import { bytesLines, measureBytes } from './bytes.ts';
 import { capacityLines, measureCapacity } from './capacity.ts';
 import { type CliStart, cliStartLines, cliStartSummary, cliStartTarget, measureCliStart } from './cli-start.ts';
-import { measureColdCompile } from './cold-compile.ts';
+import { coldPerRound, measureColdCompile } from './cold-compile.ts';
 import { type CompileTaskId, compileTasks } from './compile-tasks.ts';
 import { compiledTable, hasCompiledEngine, measureCompiledEngine } from './compiled-engine.ts';
 import { type Contender, checkAgreement, createContenders } from './contenders.ts';
@@ -321,7 +321,7 @@ if (runReal) {
     const large = await measureLargeCase(sideEngine, largeSchemas[side], '7');
     console.log(indent(largeCaseLines(large, side === 'real' ? 'real 84 KB' : `generated ${Math.max(...largeSizesKiB)} KiB`)));
     // node:crypto, as the Node worker hashes (src/worker/node-hash.ts); the portable SHA-256 of browsers and workerd apart.
-    // 15 runs: one real-corpus compile takes ~20 ms, so 5 runs left the median to a single noisy run.
+    // 15 rounds: one real-corpus compile takes ~15 ms, so 5 rounds left the median to a single noisy one.
     const cold = measureColdCompile(tools, 15, nodeHashText);
     const coldPortable = measureColdCompile(tools, 15);
     for (const [run, hashName] of [
@@ -330,7 +330,7 @@ if (runReal) {
     ] as const) {
       console.log(
         `     cold compileTools (fresh engine, ${hashName}) ${formatSpreadOf(run.schemavalMs, (v) => v.toFixed(0))} ms vs raw cfworker ` +
-          `${formatSpreadOf(run.cfworkerMs, (v) => v.toFixed(0))} ms for ${run.schemas} schemas (copies included), min/median/max of ${run.runs} runs`,
+          `${formatSpreadOf(run.cfworkerMs, (v) => v.toFixed(0))} ms for ${run.schemas} schemas (copies included), a compile; min/median/max of ${run.runs} rounds of ${coldPerRound}`,
       );
     }
     const lintTools = side === 'real' ? realCopies(real21, corpusSize, true) : generated21;
