@@ -10,6 +10,8 @@ export interface Probe {
   readonly failureReasons: () => readonly string[];
   /** Longest silence of one probe within `from`..`to` (performance.now() times), counting only its wait inside them. */
   silenceDuring(from: number, to: number): number;
+  /** Probes that failed within `from`..`to` (by when their answer or error came). */
+  failuresDuring(from: number, to: number): number;
   stop(): Promise<void>;
 }
 
@@ -21,10 +23,12 @@ export function probeHealth(url: string, intervalMs = 250): Probe {
   const reasons: string[] = [];
   const fail = (reason: string): void => {
     failures++;
+    failedAt.push(performance.now());
     if (reasons.length < 20) reasons.push(reason);
   };
-  /** [sent, silence] of every probe. */
+  /** [sent, silence] of every probe, and when each failed probe ended. */
   const samples: [number, number][] = [];
+  const failedAt: number[] = [];
   let inFlight: number | undefined;
   let wake: (() => void) | undefined;
   const loop = (async () => {
@@ -60,6 +64,7 @@ export function probeHealth(url: string, intervalMs = 250): Probe {
       for (const [sent, silence] of samples) longest = Math.max(longest, overlap(sent, sent + silence));
       return longest;
     },
+    failuresDuring: (from, to) => failedAt.filter((at) => at >= from && at <= to).length,
     async stop() {
       running = false;
       wake?.();
