@@ -1,16 +1,18 @@
 import { expect, gotoDemo, selectTool, test } from './demo-page.ts';
 
-// `?budget=1` gives this page's validator a 1 ms budget (docs/ui.md). Work is bounded, so only an honest overrun
-// can make a tool too_slow: the value must be one the work bound admits, and long enough that matching it takes
-// several milliseconds. `'a'.repeat(130_000)` against match_pattern's pattern is admitted (133,320 characters is
-// the most maxWork admits) and takes about 5 ms to match; a longer one is refused by maxWork in well under 1 ms,
-// before any matching, and would only sometimes overrun.
-const big = (i: number): string => `${'a'.repeat(130_000)}${i}!`;
+// `?budget=1` gives this page's validator a 1 ms budget and `?maxWork=1000000` twenty times the default work bound
+// (docs/ui.md). Work is bounded, so only an honest overrun can make a tool too_slow: the value must be one the work
+// bound admits, and long enough that the overrun outlasts any delay of the page's watchdog, which only sees an
+// overrun still running when it looks. A million `a`s against match_pattern's pattern are admitted (about 375,000
+// steps) and take 20-30 ms to match. Under the default bound the most it admits, 133,320 characters, takes about
+// 5 ms: a loaded machine's main thread looked late enough to miss that in CI.
+const demoPath = '/?budget=1&maxWork=1000000';
+const big = (i: number): string => `${'a'.repeat(1_000_000)}${i}!`;
 /** After three timeouts in a row the validator refuses the schema (docs/isolation.md); the fourth check says so. */
 const attemptsToRefusal = 4;
 
 test('a tool that becomes too_slow is refused in the panel and the status line, and stays refused after a reload', async ({ page }) => {
-  await gotoDemo(page, '/?budget=1');
+  await gotoDemo(page, demoPath);
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
   const summary = page.getByTestId('verdict-summary');
   await expect(summary).toHaveText('6 tools: 4 callable, 2 refused · verdicts: 4 compiled here, 0 from cache, 2 from the gateway');

@@ -25,12 +25,21 @@ const demoLabel = 'the demo server (the gateway’s default upstream)';
 const status = createStatusBar();
 const transcript = createTranscript();
 const workspace = mount('workspace');
-// `?budget=N`: this page's validation time budget in ms (default 250). The e2e tests pass a tiny one to make a tool
-// too_slow on purpose (docs/ui.md); nothing else reads it.
-const budget = Number(new URLSearchParams(location.search).get('budget'));
+// `?budget=N`: this page's validation time budget in ms (default 250); `?maxWork=N`: its work bound per instance
+// (default 50,000 steps). The e2e tests pass a tiny budget and a raised bound, so that an admitted value takes tens of
+// milliseconds and makes a tool too_slow on purpose (docs/ui.md); nothing else reads them. Anything but a positive
+// whole number leaves the default.
+const query = new URLSearchParams(location.search);
+const positive = (name: string): number | undefined => {
+  const value = Number(query.get(name));
+  return Number.isSafeInteger(value) && value > 0 ? value : undefined;
+};
+const budget = positive('budget');
+const maxWork = positive('maxWork');
 const validator = createValidator({
   spawn: spawnBrowserWorker(new URL('./worker.js', import.meta.url)),
-  ...(budget > 0 ? { timeBudgetMs: budget } : {}),
+  ...(budget !== undefined ? { timeBudgetMs: budget } : {}),
+  ...(maxWork !== undefined ? { policy: { maxWork } } : {}),
 });
 /** The adapter's verdict store (same IndexedDB store), to remember a tool found too slow after it was listed. */
 const verdictStore = createIdbVerdictCache();
