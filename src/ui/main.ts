@@ -2,6 +2,7 @@
 // allow-listed MCP server the person names, with the schemaval host adapter, whose validation runs in a module Web Worker,
 // and lets a person list, fill in and call tools and answer elicitations.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { isPolicyBound } from '../engine/policy/index.ts';
 import { createIdbVerdictCache, createValidator, type SchemaValidationWarning, spawnBrowserWorker, toolRefusal } from '../host/browser.ts';
 import type { RefusalCode } from '../protocol/refusal.ts';
 import type { ToolVerdict } from '../protocol/tool.ts';
@@ -32,7 +33,7 @@ const workspace = mount('workspace');
 const query = new URLSearchParams(location.search);
 const positive = (name: string): number | undefined => {
   const value = Number(query.get(name));
-  return Number.isSafeInteger(value) && value > 0 ? value : undefined;
+  return isPolicyBound(value) ? value : undefined;
 };
 const budget = positive('budget');
 const maxWork = positive('maxWork');

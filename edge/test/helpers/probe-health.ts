@@ -18,17 +18,16 @@ export interface Probe {
 /** Probes `${url}/healthz` every `intervalMs` (250 ms), one probe in flight at a time. */
 export function probeHealth(url: string, intervalMs = 250): Probe {
   let running = true;
-  let failures = 0;
   let answered = 0;
   const reasons: string[] = [];
+  /** When each failed probe ended. */
+  const failedAt: number[] = [];
   const fail = (reason: string): void => {
-    failures++;
     failedAt.push(performance.now());
     if (reasons.length < 20) reasons.push(reason);
   };
-  /** [sent, silence] of every probe, and when each failed probe ended. */
+  /** [sent, silence] of every probe. */
   const samples: [number, number][] = [];
-  const failedAt: number[] = [];
   let inFlight: number | undefined;
   let wake: (() => void) | undefined;
   const loop = (async () => {
@@ -53,7 +52,7 @@ export function probeHealth(url: string, intervalMs = 250): Probe {
   })();
   return {
     longestSilence: () => Math.max(0, ...samples.map(([, silence]) => silence), inFlight === undefined ? 0 : performance.now() - inFlight),
-    failures: () => failures,
+    failures: () => failedAt.length,
     answered: () => answered,
     failureReasons: () => reasons,
     silenceDuring(from, to) {

@@ -29,6 +29,8 @@ import type { WranglerDev } from '../helpers/wrangler-dev.ts';
 /** Acceptance of #17: the longest one hostile request may take, and the longest /healthz may stay silent. */
 const maxAnswerMs = 1000;
 const maxSilenceMs = 1000;
+/** The memory test's windows: the filler and rounds sending requests, or the inspector measuring the heap. */
+type WindowKind = 'requests' | 'heap';
 const mib = 1024 * 1024;
 /**
  * What the isolate's caches may retain, summed, as docs/edge.md ("Memory budget") promises it: 40 MiB of caps, 56 MiB
@@ -105,7 +107,7 @@ describe('issue #17 bounds under wrangler dev (real workerd)', () => {
           `  ${t.ms.toFixed(0).padStart(6)} ms ${t.cpuMs.toFixed(0).padStart(6)} cpu ${silence.toFixed(0).padStart(6)} silent ${mb(t.rss).padStart(9)}  ${t.status}  ${t.name}`,
         );
       }
-      const longest = (what: 'requests' | 'heap'): string =>
+      const longest = (what: WindowKind): string =>
         Math.max(0, ...windows.filter((w) => w.what === what).map((w) => probe?.silenceDuring(w.from, w.to) ?? 0)).toFixed(0);
       console.log(
         `/healthz longest silence: ${asserted.toFixed(0)} ms through the shapes above, ${longest('requests')} ms through the ` +
@@ -379,8 +381,8 @@ describe('issue #17 bounds under wrangler dev (real workerd)', () => {
    * through the inspector pause the isolate for 9-22 s here, and /healthz with it (some probes fail meanwhile): the
    * test's own doing, so only the request windows are held to the silence bound.
    */
-  const windows: { readonly what: 'requests' | 'heap'; readonly from: number; readonly to: number }[] = [];
-  const timedWindow = async <T>(what: 'requests' | 'heap', run: () => Promise<T>): Promise<T> => {
+  const windows: { readonly what: WindowKind; readonly from: number; readonly to: number }[] = [];
+  const timedWindow = async <T>(what: WindowKind, run: () => Promise<T>): Promise<T> => {
     const from = performance.now();
     try {
       return await run();
