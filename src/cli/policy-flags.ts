@@ -1,4 +1,3 @@
-import { isPolicyBound } from '../engine/policy/index.ts';
 import type { Policy } from '../protocol/policy.ts';
 import { usageError } from './cli-io.ts';
 import type { Command } from './command.ts';
@@ -41,7 +40,7 @@ export function policyOf(values: Readonly<Record<string, unknown>>, command: Com
     const text = values[flag];
     if (typeof text !== 'string') continue;
     const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-    if (!isPolicyBound(value)) {
+    if (!(Number.isSafeInteger(value) && value > 0)) {
       throw usageError(`--${flag} takes a positive integer, got ${JSON.stringify(text)}`, command);
     }
     policy[field] = value;

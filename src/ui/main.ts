@@ -2,7 +2,6 @@
 // allow-listed MCP server the person names, with the schemaval host adapter, whose validation runs in a module Web Worker,
 // and lets a person list, fill in and call tools and answer elicitations.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { isPolicyBound } from '../engine/policy/index.ts';
 import { createIdbVerdictCache, createValidator, type SchemaValidationWarning, spawnBrowserWorker, toolRefusal } from '../host/browser.ts';
 import type { RefusalCode } from '../protocol/refusal.ts';
 import type { ToolVerdict } from '../protocol/tool.ts';
@@ -29,11 +28,12 @@ const workspace = mount('workspace');
 // `?budget=N`: this page's validation time budget in ms (default 250); `?maxWork=N`: its work bound per instance
 // (default 50,000 steps). The e2e tests pass a tiny budget and a raised bound, so that an admitted value takes tens of
 // milliseconds and makes a tool too_slow on purpose (docs/ui.md); nothing else reads them. Anything but a positive
-// whole number leaves the default.
+// whole number leaves the default. The check is resolvePolicy's own; the page may not import the policy room
+// (test/layers.test.ts), and a bad value here keeps the default rather than throwing.
 const query = new URLSearchParams(location.search);
 const positive = (name: string): number | undefined => {
   const value = Number(query.get(name));
-  return isPolicyBound(value) ? value : undefined;
+  return Number.isSafeInteger(value) && value > 0 ? value : undefined;
 };
 const budget = positive('budget');
 const maxWork = positive('maxWork');

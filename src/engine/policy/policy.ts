@@ -18,16 +18,13 @@ export const defaultPolicy: Policy = Object.freeze({
 
 const policyKeys = Object.keys(defaultPolicy) as (keyof Policy)[];
 
-/** What every policy bound must be: a positive safe integer (resolvePolicy, the CLI's flags and the page apply it). */
-export const isPolicyBound = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) > 0;
-
 /** Fills a partial policy with defaults; throws a `TypeError` for a bound that is not a positive integer. */
 export function resolvePolicy(overrides: Partial<Policy> = {}): Policy {
   const merged: Record<string, number> = { ...defaultPolicy };
   for (const key of policyKeys) {
     const value = overrides[key];
     if (value === undefined) continue;
-    if (!isPolicyBound(value)) {
+    if (!Number.isSafeInteger(value) || value <= 0) {
       throw new TypeError(`policy.${key} must be a positive integer, got ${String(value)}`);
     }
     merged[key] = value;
