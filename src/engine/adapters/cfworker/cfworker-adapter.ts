@@ -18,8 +18,10 @@ import { cfworkerAdapterId } from './adapter-id.ts';
 import { cfworkerChecks } from './cfworker-checks.ts';
 import { collectLeafFailures } from './collect-leaf-failures.ts';
 import { withLinearPatterns } from './linear-regexp-scope.ts';
+import { standInUnits } from './stand-in-units.ts';
 
-const drafts: Record<Dialect, SchemaDraft> = {
+/** The draft cfworker validates each dialect as. */
+export const cfworkerDrafts: Readonly<Record<Dialect, SchemaDraft>> = {
   '2020-12': '2020-12',
   '2019-09': '2019-09',
   'draft-07': '7',
@@ -66,37 +68,36 @@ function compileWithCfworker(input: AdapterCompileInput): ReturnType<SchemaValid
       return refuse('unresolved_ref', `the validator cannot resolve "$ref": ${JSON.stringify(String(node.$ref))}`);
     }
   }
-  const draft = drafts[dialect];
+  const draft = cfworkerDrafts[dialect];
   // cfworker runs `pattern`/`patternProperties` with `new RegExp`; inside this scope that is the linear matcher.
   const patterns = hasPatternKeys(schema);
   const walk = (instance: unknown, root: unknown, lookup: unknown, shortCircuit: boolean): ReturnType<typeof validate> => {
     const schema = root as Parameters<typeof validate>[1];
     const refs = lookup as Parameters<typeof validate>[3];
+    if (shortCircuit) walkCounts.short++;
+    else walkCounts.full++;
     if (!patterns) return validate(instance, schema, draft, refs, shortCircuit);
     return withLinearPatterns(() => validate(instance, schema, draft, refs, shortCircuit));
   };
-  // Prepared on the first validation, not here: many compiled tools are never called, and only a schema that is
-  // not flat needs its verdict twin.
+  // Prepared on the first validation, not here: many compiled tools are never called, and most have no `false`
+  // to twin.
   let plain: Prepared | undefined;
   let unique: Prepared | undefined;
-  const twinOf = (use: Prepared): Twin => {
-    use.twin ??= withFastTwin(use, input.anchors, refTargets) ?? { fast: use.root, fastLookup: use.lookup };
-    return use.twin;
-  };
   const compiled: CompiledAdapterSchema = {
     validate(instance, options = {}) {
-      plain ??= { root: schema, lookup, flat: isFlat(schema, subschemaKeywords(dialect), lookup), mapped: (node) => node };
+      plain ??= { root: schema, lookup, flat: isFlat(schema, subschemaKeywords(dialect), lookup) };
       // cfworker compares items pairwise; when the engine has already hashed every array and found no duplicate,
       // a copy without `uniqueItems: true` gives the same verdict in linear time.
       if (options.uniqueItemsHold === true) unique ??= withoutUniqueItems(plain, dialect, input.anchors, refTargets);
       const use = options.uniqueItemsHold === true ? (unique ?? plain) : plain;
+      use.twin ??= withFastTwin(use);
+      const { fast, fastLookup, itemsArrays } = use.twin;
       // Short-circuiting stops at the first failure: as exact a verdict, far cheaper. Only an invalid instance
       // is walked again in full, for its issues, unless the short walk already wrote what the full one would.
       // A flat schema is walked once, in full: the verdict and, for an invalid instance, its units.
       let short: readonly OutputUnit[] | undefined;
       if (!use.flat) {
-        const twin = twinOf(use);
-        const result = walk(instance, twin.fast, twin.fastLookup, true);
+        const result = walk(instance, fast, fastLookup, true);
         if (result.valid) return [];
         short = result.errors;
       }
@@ -105,9 +106,19 @@ function compileWithCfworker(input: AdapterCompileInput): ReturnType<SchemaValid
       if (short !== undefined && writesAll(short)) units = short;
       else {
         try {
-          const result = walk(instance, use.root, use.lookup, false);
+          // The twin in full, its `false` units placed as the stand-ins' would be; where one cannot be placed,
+          // the engine's copy in full (the same verdict), and from then on the copy alone.
+          const twin = use.twin;
+          const result = twin.placing ? walk(instance, fast, fastLookup, false) : walk(instance, use.root, use.lookup, false);
           if (result.valid) return use.flat ? [] : [reason];
-          units = result.errors;
+          const placed = !twin.placing || fast === use.root ? result.errors : standInUnits(result.errors, itemsArrays);
+          if (placed !== undefined) units = placed;
+          else {
+            twin.placing = false;
+            const again = walk(instance, use.root, use.lookup, false);
+            if (again.valid) return [reason];
+            units = again.errors;
+          }
         } catch (error) {
           // The full walk spreads every subresult into its parent's list (`push(...errors)`), which overflows the
           // stack on large outputs. A short-circuiting walk keeps one failing path per level: at least the first
@@ -138,7 +149,7 @@ function compileWithCfworker(input: AdapterCompileInput): ReturnType<SchemaValid
  * are skipped. Each such failure writes its loop's unit (`properties`, `items`, …) beside its own; a walk that
  * wrote none never stopped where its output is kept (a discarded `anyOf` alternative, `not` or `if` keeps neither
  * its units nor what it evaluated, and its verdict is the same either way). The twin's plain `false` writes a
- * `false` unit where the engine's copy, which the full walk reads, has its `{"not": true}` stand-in write `not`.
+ * `false` unit where the engine's `{"not": true}` stand-in writes `not`; only a full walk's are placed.
  */
 const stopUnits = new Set(['properties', 'patternProperties', 'additionalProperties', 'prefixItems', 'items', 'additionalItems', 'false']);
 
@@ -198,8 +209,11 @@ function isFlat(root: unknown, keywords: Readonly<Record<string, SubschemaKeywor
   return true;
 }
 
-/** How many verdict twins this module has built: a count for tests, which show compile builds none. */
-export const twinCount = { built: 0 };
+/**
+ * Counts for tests: plain-false twins copied (compile copies none), and walks of each kind (a flat schema is walked
+ * once, in full; a `false` the twin cannot place costs a second full walk).
+ */
+export const walkCounts = { twins: 0, short: 0, full: 0 };
 
 const marker = (keyword: string): LeafFailure => ({ instancePath: [], keyword, schema: {}, schemaPath: [] });
 const reason = marker('schema');
@@ -210,45 +224,44 @@ interface Prepared {
   readonly lookup: Record<string, unknown>;
   /** See `isFlat`: one full walk instead of a short one and a full one. */
   readonly flat: boolean;
-  /** Finds a node of the engine's copy (an anchor, a `$ref` holder or target) in `root`. */
-  readonly mapped: (node: SchemaNode) => object;
-  /** The verdict twin, built when a short-circuit walk first needs it. */
+  /** The plain-false twin, made by the first validation. */
   twin?: Twin;
 }
 
-/** `root`'s plain-false twin and its lookup, for short-circuit walks. */
+/** `root`'s plain-false twin and its lookup. */
 interface Twin {
   readonly fast: unknown;
   readonly fastLookup: Record<string, unknown>;
+  /** Some `items` holds an array: a `false` under `items` cannot be placed from its unit (stand-in-units.ts). */
+  readonly itemsArrays: boolean;
+  /** False once a full walk of the twin had a `false` it could not place: the schema has one where it cannot. */
+  placing: boolean;
 }
 
 /**
- * The verdict twin: `false` is `false` again there, which cfworker answers at once, whereas the `{"not": true}`
- * stand-in (kept for well-located issues) costs one more subschema visit each time. Undefined when the twin cannot
- * be indexed (not expected: the engine's copy, the same but for its stand-ins, already was); the caller then fails
- * safe and walks `root` itself, a verdict as exact, only slower.
+ * The twin: `false` is `false` again there, which cfworker answers at once, whereas the `{"not": true}` stand-in
+ * (kept for well-located issues) costs one more subschema visit each time. Only the objects above a stand-in are
+ * copied; the rest, and the lookup's other entries (through its prototype), are shared with `use`, so a schema
+ * without `false` is its own twin and one with a few costs a few objects more.
  */
-function withFastTwin(
-  use: Prepared,
-  anchors: ReadonlyMap<string, SchemaNode>,
-  refTargets: ReadonlyMap<SchemaNode, SchemaNode | boolean>,
-): Twin | undefined {
-  twinCount.built++;
+function withFastTwin(use: Prepared): Twin {
   const twins = new Map<object, object>();
-  const fast = withPlainFalse(use.root, twins);
-  let fastLookup: Record<string, unknown>;
-  try {
-    fastLookup = indexSchema(fast);
-  } catch {
-    return undefined;
+  const found = { itemsArrays: false };
+  const fast = withPlainFalse(use.root, twins, found);
+  if (fast === use.root) return { fast, fastLookup: use.lookup, itemsArrays: found.itemsArrays, placing: true };
+  walkCounts.twins++;
+  // The engine's lookup has no prototype; every URI it files a copied object or a stand-in under is filed again.
+  const fastLookup = Object.create(use.lookup) as Record<string, unknown>;
+  for (const uri in use.lookup) {
+    const node = use.lookup[uri];
+    if (typeof node !== 'object' || node === null) continue;
+    if (isFalseSchema(node)) fastLookup[uri] = false;
+    else {
+      const twin = twins.get(node);
+      if (twin !== undefined) fastLookup[uri] = twin;
+    }
   }
-  const twinOf = (node: SchemaNode): object => {
-    const own = use.mapped(node);
-    return twins.get(own) ?? own;
-  };
-  for (const [uri, node] of anchors) fastLookup[uri] = twinOf(node);
-  pinMissedRefs(fastLookup, refTargets, twinOf);
-  return { fast, fastLookup };
+  return { fast, fastLookup, itemsArrays: found.itemsArrays, placing: true };
 }
 
 /** The prepared schema again without `uniqueItems: true`, or the same one when it has none. */
@@ -272,7 +285,7 @@ function withoutUniqueItems(
   for (const [uri, node] of anchors) lookup[uri] = mapped(node);
   pinMissedRefs(lookup, refTargets, mapped);
   // Dropping `uniqueItems` adds no keyword that may discard a failure.
-  return { root, lookup, flat: plain.flat, mapped };
+  return { root, lookup, flat: plain.flat };
 }
 
 /**
@@ -351,18 +364,46 @@ function dropUniqueItems(
   return out;
 }
 
-/** A copy of the engine's schema with its `false` stand-ins turned back into `false`; `twins` maps old → new. */
-function withPlainFalse(value: unknown, twins: Map<object, object>): unknown {
+/** cfworker's marks on a schema object (non-enumerable): what its walk reads of a `$ref` holder. */
+const stamps = ['__absolute_uri__', '__absolute_ref__', '__absolute_recursive_ref__'] as const;
+
+/**
+ * `value` with its `false` stand-ins turned back into `false`: the same object where none lies below it, else a
+ * copy (with cfworker's stamps); `twins` maps each copied object to its copy. Notes any array-valued `items`.
+ */
+function withPlainFalse(value: unknown, twins: Map<object, object>, found: { itemsArrays: boolean }): unknown {
   if (typeof value !== 'object' || value === null) return value;
   if (isFalseSchema(value)) return false;
+  const known = twins.get(value);
+  if (known !== undefined) return known;
   if (Array.isArray(value)) {
-    const out = value.map((item) => withPlainFalse(item, twins));
+    let out: unknown[] | undefined;
+    for (const [i, item] of value.entries()) {
+      const twin = withPlainFalse(item, twins, found);
+      if (twin === item) continue;
+      out ??= value.slice();
+      out[i] = twin;
+    }
+    if (out === undefined) return value;
     twins.set(value, out);
     return out;
   }
-  const out = createJsonObject();
-  for (const key of Object.keys(value)) out[key] = withPlainFalse((value as Record<string, unknown>)[key], twins);
-  twins.set(value, out);
+  const node = value as Record<string, unknown>;
+  if (Array.isArray(node.items)) found.itemsArrays = true;
+  let out: Record<string, unknown> | undefined;
+  for (const key of Object.keys(node)) {
+    const child = node[key];
+    const twin = withPlainFalse(child, twins, found);
+    if (twin === child) continue;
+    if (out === undefined) {
+      out = createJsonObject();
+      for (const name of Object.keys(node)) out[name] = node[name];
+      for (const stamp of stamps) if (Object.hasOwn(node, stamp)) Object.defineProperty(out, stamp, { value: node[stamp] });
+    }
+    out[key] = twin;
+  }
+  if (out === undefined) return value;
+  twins.set(node, out);
   return out;
 }
 
