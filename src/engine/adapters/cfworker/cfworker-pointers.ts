@@ -1,6 +1,7 @@
 // The JSON Pointers cfworker writes into its output (`#/properties/a~1b/0`), decoded once per distinct text. A tool's
 // failures repeat the same few locations call after call, so the decoded segments (and, for keyword locations, which
 // of them name keywords) are kept in a small cache shared by every collection, bounded by the characters it holds.
+// In front of it, 64 slots of one recent text each (at most 256 characters) are compared rather than hashed.
 import { keywordSegments } from '../../schema/keyword-segments.ts';
 
 /** A decoded pointer. Its arrays are frozen: leaves share them, within a call and across calls. */
@@ -20,8 +21,25 @@ const maxCachedChars = 1 << 16;
 const cache = new Map<string, Pointer>();
 let cachedChars = 0;
 
+/**
+ * The last pointers found, in slots chosen by length and last character. cfworker builds its locations anew each
+ * call, so a Map lookup hashes each text again; comparing with the one text a slot holds does not.
+ */
+const recentSlots = 64;
+const recent: ({ readonly text: string; readonly pointer: Pointer } | undefined)[] = new Array(recentSlots).fill(undefined);
+
 /** The pointer behind a location of cfworker's output, decoded once while the cache keeps it. */
 export function pointerOf(location: string): Pointer {
+  const length = location.length;
+  const slot = (length * 31 + (length === 0 ? 0 : location.charCodeAt(length - 1))) & (recentSlots - 1);
+  const last = recent[slot];
+  if (last !== undefined && last.text === location) return last.pointer;
+  const pointer = cachedPointer(location);
+  if (length <= maxCachedLength) recent[slot] = { text: location, pointer };
+  return pointer;
+}
+
+function cachedPointer(location: string): Pointer {
   const known = cache.get(location);
   if (known !== undefined) return known;
   const pointer: Pointer = { segments: Object.freeze(decodePointer(location)) };
