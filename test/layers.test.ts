@@ -26,10 +26,11 @@ const rules: Record<string, { layers: string[]; engineRooms?: string[]; packages
     layers: ['cli', 'host', 'mcp', 'engine', 'protocol'],
     packages: /^(node:.*|@modelcontextprotocol\/sdk\/(client\/.*|shared\/transport\.js|types\.js)|@modelcontextprotocol\/client)$/,
   },
-  // The page reaches the engine through the host, except the JSON helpers (`isJsonObject`): pure, no compiler.
+  // The page reaches the engine through the host, except the JSON helpers (`isJsonObject`) and the number ones (a
+  // policy bound's check): pure, no compiler.
   ui: {
     layers: ['ui', 'host', 'mcp', 'protocol'],
-    engineRooms: ['json'],
+    engineRooms: ['json', 'numbers'],
     packages: /^(@modelcontextprotocol\/sdk\/.*|@modelcontextprotocol\/client|comlink|idb-keyval)$/,
   },
 };

@@ -1,3 +1,4 @@
+import { isPositiveInteger } from '../engine/numbers/index.ts';
 import type { Policy } from '../protocol/policy.ts';
 import { usageError } from './cli-io.ts';
 import type { Command } from './command.ts';
@@ -40,7 +41,7 @@ export function policyOf(values: Readonly<Record<string, unknown>>, command: Com
     const text = values[flag];
     if (typeof text !== 'string') continue;
     const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-    if (!(Number.isSafeInteger(value) && value > 0)) {
+    if (!isPositiveInteger(value)) {
       throw usageError(`--${flag} takes a positive integer, got ${JSON.stringify(text)}`, command);
     }
     policy[field] = value;

@@ -2,6 +2,7 @@
 // allow-listed MCP server the person names, with the schemaval host adapter, whose validation runs in a module Web Worker,
 // and lets a person list, fill in and call tools and answer elicitations.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { isPositiveInteger } from '../engine/numbers/index.ts';
 import { createIdbVerdictCache, createValidator, type SchemaValidationWarning, spawnBrowserWorker, toolRefusal } from '../host/browser.ts';
 import type { RefusalCode } from '../protocol/refusal.ts';
 import type { ToolVerdict } from '../protocol/tool.ts';
@@ -28,12 +29,12 @@ const workspace = mount('workspace');
 // `?budget=N`: this page's validation time budget in ms (default 250); `?maxWork=N`: its work bound per instance
 // (default 50,000 steps). The e2e tests pass a tiny budget and a raised bound, so that an admitted value takes tens of
 // milliseconds and makes a tool too_slow on purpose (docs/ui.md); nothing else reads them. Anything but a positive
-// whole number leaves the default. The check is resolvePolicy's own; the page may not import the policy room
-// (test/layers.test.ts), and a bad value here keeps the default rather than throwing.
+// whole number leaves the default: the engine's one check of a bound (`isPositiveInteger`, which resolvePolicy and
+// the CLI apply too), where a bad value keeps the default rather than throwing.
 const query = new URLSearchParams(location.search);
 const positive = (name: string): number | undefined => {
   const value = Number(query.get(name));
-  return Number.isSafeInteger(value) && value > 0 ? value : undefined;
+  return isPositiveInteger(value) ? value : undefined;
 };
 const budget = positive('budget');
 const maxWork = positive('maxWork');

@@ -2,8 +2,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { main } from '../../src/cli/main.ts';
-import { flagOf, policyFields } from '../../src/cli/policy-flags.ts';
-import { defaultPolicy } from '../../src/engine/policy/index.ts';
+import { flagOf, policyFields, policyOf } from '../../src/cli/policy-flags.ts';
+import { isPositiveInteger } from '../../src/engine/numbers/index.ts';
+import { defaultPolicy, resolvePolicy } from '../../src/engine/policy/index.ts';
 import { createValidator } from '../../src/host/node.ts';
 import { memoryIo } from '../helpers/memory-io.ts';
 
@@ -36,6 +37,42 @@ describe('schemaval lint policy flags', () => {
     assert.equal(await main(['lint', '--json', '--max-json-depth=2', 't.json'], io), 1);
     const { tools: verdicts } = JSON.parse(io.out()) as { tools: { name: string; input: { refusal?: { code: string } } }[] };
     assert.equal(verdicts.find((v) => v.name === 'search')?.input.refusal?.code, 'too_deep');
+  });
+
+  it('takes a bound where resolvePolicy and the page do, by the one check (isPositiveInteger)', () => {
+    // The page reads `?maxWork=` as Number(text) and keeps the default unless isPositiveInteger; the CLI reads
+    // digits only, then the same check; resolvePolicy throws unless it. One table for the three.
+    const table: readonly [string, boolean][] = [
+      ['1', true],
+      ['50000', true],
+      ['9007199254740991', true],
+      ['9007199254740992', false],
+      ['0', false],
+      ['1.5', false],
+      ['1e3', false],
+      ['ten', false],
+      ['', false],
+    ];
+    for (const [text, cli] of table) {
+      const number = Number(text);
+      const taken = (() => {
+        try {
+          return policyOf({ 'max-work': text }, 'validate').maxWork === number;
+        } catch {
+          return false;
+        }
+      })();
+      assert.equal(taken, cli, `--max-work=${text}`);
+      // Where the CLI's digits-only reading agrees on the number, all three agree on the verdict.
+      if (/^\d+$/.test(text)) {
+        assert.equal(isPositiveInteger(number), cli, text);
+        if (cli) assert.equal(resolvePolicy({ maxWork: number }).maxWork, number);
+        else assert.throws(() => resolvePolicy({ maxWork: number }), /policy\.maxWork must be a positive integer/);
+      }
+    }
+    // The page's reading of `1e3` is a number, and the check takes it: it differs in reading, not in the rule.
+    assert.equal(isPositiveInteger(Number('1e3')), true);
+    assert.equal(isPositiveInteger(Number('')), false);
   });
 
   it('says which flag has a value that is not a positive integer, exit 2', async () => {

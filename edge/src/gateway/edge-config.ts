@@ -1,3 +1,4 @@
+import { isPositiveInteger } from '../../../src/engine/numbers/index.ts';
 import { type AllowedUpstream, allowedUpstream } from '../upstream/upstream-allow-list.ts';
 
 /** What `/mcp` does when `structuredContent` does not match the tool's `outputSchema` (docs/architecture.md#host-adapter). */
@@ -75,7 +76,7 @@ function positiveInteger(name: string, value: string | undefined, fallback: numb
   const trimmed = (value ?? '').trim();
   if (trimmed === '') return fallback;
   const parsed = /^\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
-  if (!Number.isSafeInteger(parsed) || parsed <= 0) {
+  if (!isPositiveInteger(parsed)) {
     throw new EdgeConfigError(`${name} must be a positive whole number, got ${JSON.stringify(value)}`);
   }
   return parsed;

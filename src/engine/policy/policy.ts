@@ -1,4 +1,5 @@
 import type { Policy } from '../../protocol/policy.ts';
+import { isPositiveInteger } from '../numbers/positive-integer.ts';
 
 /** docs/architecture.md#schema-policy-and-refusal-codes defaults. Real servers publish up to ~84 KB, ~1,030 subschemas and JSON depth 24. */
 export const defaultPolicy: Policy = Object.freeze({
@@ -24,7 +25,7 @@ export function resolvePolicy(overrides: Partial<Policy> = {}): Policy {
   for (const key of policyKeys) {
     const value = overrides[key];
     if (value === undefined) continue;
-    if (!Number.isSafeInteger(value) || value <= 0) {
+    if (!isPositiveInteger(value)) {
       throw new TypeError(`policy.${key} must be a positive integer, got ${String(value)}`);
     }
     merged[key] = value;
