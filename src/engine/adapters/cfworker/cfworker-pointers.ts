@@ -1,7 +1,7 @@
 // The JSON Pointers cfworker writes into its output (`#/properties/a~1b/0`), decoded once per distinct text. A tool's
 // failures repeat the same few locations call after call, so the decoded segments (and, for keyword locations, which
 // of them name keywords) are kept in a small cache shared by every collection, bounded by the characters it holds.
-// In front of it, 64 slots of one recent text each (at most 256 characters) are compared rather than hashed.
+// In front of it, 128 slots of one recent text each (at most 256 characters) are compared rather than hashed.
 import { keywordSegments } from '../../schema/keyword-segments.ts';
 
 /** A decoded pointer. Its arrays are frozen: leaves share them, within a call and across calls. */
@@ -25,13 +25,15 @@ let cachedChars = 0;
  * The last pointers found, in slots chosen by length and last character. cfworker builds its locations anew each
  * call, so a Map lookup hashes each text again; comparing with the one text a slot holds does not.
  */
-const recentSlots = 64;
+const recentSlots = 128;
 const recent: ({ readonly text: string; readonly pointer: Pointer } | undefined)[] = new Array(recentSlots).fill(undefined);
 
 /** The pointer behind a location of cfworker's output, decoded once while the cache keeps it. */
 export function pointerOf(location: string): Pointer {
   const length = location.length;
-  const slot = (length * 31 + (length === 0 ? 0 : location.charCodeAt(length - 1))) & (recentSlots - 1);
+  // Length, last and middle character: `#/required` and `#/additionalProperties/not` must not share a slot.
+  const slot =
+    length === 0 ? 0 : (length * 37 + location.charCodeAt(length - 1) * 5 + location.charCodeAt(length >> 1)) & (recentSlots - 1);
   const last = recent[slot];
   if (last !== undefined && last.text === location) return last.pointer;
   const pointer = cachedPointer(location);
