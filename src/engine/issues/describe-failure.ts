@@ -31,8 +31,8 @@ export function describeFailures(failures: readonly LeafFailure[], instance: unk
 
 /** Adds the issues of one failure to `out` (one, except a `required`-like leaf without its missing name). */
 function describeOne(failure: LeafFailure, instance: unknown, exact: ExactNumbers | undefined, nested: boolean, out: Issue[]): void {
-  const { segments, value } = resolveInstance(instance, failure.instancePath);
-  const path = jsonPath(segments);
+  const { segments, value, objectsOnly } = resolveInstance(instance, failure.instancePath);
+  const path = pathOf(failure.instancePath, segments, objectsOnly);
   const subject = failure.propertyName ? segments[segments.length - 1] : value;
   const prefix = failure.propertyName ? 'property name: ' : '';
   const keyword = failure.keyword === 'not' && isFalseSchema(failure.schema) ? falseKeyword(failure.schemaPath) : failure.keyword;
@@ -252,19 +252,44 @@ const length = (value: unknown): number => (typeof value === 'string' ? [...valu
 const size = (value: unknown): number =>
   Array.isArray(value) ? value.length : typeof value === 'object' && value !== null ? Object.keys(value).length : 0;
 
-/** Follows pointer segments through the instance, turning array indexes into numbers for the path. */
-function resolveInstance(instance: unknown, pointer: readonly string[]): { segments: (string | number)[]; value: unknown } {
-  const segments: (string | number)[] = [];
+/**
+ * Follows pointer segments through the instance, turning array indexes into numbers for the path. Through objects
+ * only, the segments are the pointer's own (no copy) and `objectsOnly` says so.
+ */
+function resolveInstance(
+  instance: unknown,
+  pointer: readonly string[],
+): { segments: readonly (string | number)[]; value: unknown; objectsOnly: boolean } {
+  let segments: (string | number)[] | undefined;
   let value = instance;
-  for (const segment of pointer) {
+  for (let i = 0; i < pointer.length; i++) {
+    const segment = pointer[i] as string;
     if (Array.isArray(value)) {
-      const i = Number(segment);
-      segments.push(i);
-      value = value[i];
+      segments ??= pointer.slice(0, i);
+      const index = Number(segment);
+      segments.push(index);
+      value = value[index];
     } else {
-      segments.push(segment);
+      segments?.push(segment);
       value = has(value, segment) ? (value as Record<string, unknown>)[segment] : undefined;
     }
   }
-  return { segments, value };
+  return { segments: segments ?? pointer, value, objectsOnly: segments === undefined };
+}
+
+/**
+ * The JSON path of a pointer that runs through objects only, kept by its frozen segments: the adapter hands the
+ * same frozen pointer to every leaf at one place, call after call. Weakly, like `falseHolders`.
+ */
+const objectPaths = new WeakMap<readonly string[], string>();
+
+function pathOf(pointer: readonly string[], segments: readonly (string | number)[], objectsOnly: boolean): string {
+  if (pointer.length === 0) return '$';
+  if (!objectsOnly || !Object.isFrozen(pointer)) return jsonPath(segments);
+  let path = objectPaths.get(pointer);
+  if (path === undefined) {
+    path = jsonPath(segments);
+    objectPaths.set(pointer, path);
+  }
+  return path;
 }

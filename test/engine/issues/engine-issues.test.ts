@@ -76,6 +76,19 @@ describe('issue paths', () => {
     assert.equal(issuesOf(schema, [[1], [2, 'x']])[0]?.path, '$[1][1]');
   });
 
+  it('writes the same place as an index or a key by what the instance holds there, call after call', () => {
+    // One compiled schema, so the same decoded pointer (`#/a/0`) each time: the path is kept only for objects.
+    const compiled = accept({ type: 'object', properties: { a: { properties: { '0': { type: 'string' } }, items: { type: 'string' } } } });
+    const pathOf = (instance: unknown): string | undefined => {
+      const verdict = compiled.validate(instance);
+      return verdict.status === 'invalid' ? verdict.issues[0].path : undefined;
+    };
+    for (let round = 0; round < 3; round++) {
+      assert.equal(pathOf({ a: { '0': 1 } }), '$.a["0"]');
+      assert.equal(pathOf({ a: [1] }), '$.a[0]');
+    }
+  });
+
   it('renders segments with jsonPath the same way', () => {
     assert.equal(jsonPath([]), '$');
     assert.equal(jsonPath(['items', 2, 'name']), '$.items[2].name');
