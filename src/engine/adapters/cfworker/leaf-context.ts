@@ -1,6 +1,7 @@
 // The state one collection shares across its files: cfworker's units, the leaves found so far and the caches that
 // keep the walk linear. Kept apart so the collection and the choice of a closest branch read one definition.
 import type { LeafFailure, SchemaNode } from '../../schema/schema-validator-adapter.ts';
+import type { Pointer } from './cfworker-pointers.ts';
 
 /** The fields of a cfworker output unit the collection reads. */
 export interface OutputUnitLike {
@@ -59,10 +60,10 @@ export interface Context {
   ordinals?: Map<number, number>;
   /** Units inside `propertyNames`, whose subject is the property's name. */
   propertyNames?: Set<number>;
-  /** The subschema behind each keyword location seen so far. */
-  located?: Map<string, Located>;
+  /** The subschema behind each keyword location seen so far, by its decoded pointer. */
+  located?: Map<Pointer, Located>;
   /** The last answer of `located`, kept apart from it. */
-  lastLocated?: { readonly keywordLocation: string; readonly located: Located };
+  lastLocated?: { readonly pointer: Pointer; readonly located: Located };
   /** Missing names per `required`-like unit location. */
   missing?: Map<string, NonNullable<LeafFailure['missing']>[]>;
   /** The last answer of `missing`, asked again by the rest of its run. */

@@ -1,7 +1,7 @@
 // Where a cfworker location points: the subschema behind a keyword location and the value behind an instance
 // location, each pointer decoded once while cfworker-pointers.ts keeps it, each subschema found once per collection.
 import type { SchemaNode } from '../../schema/schema-validator-adapter.ts';
-import { holderOf, keywordsOf, pointerOf } from './cfworker-pointers.ts';
+import { holderOf, keywordsOf, type Pointer, pointerOf } from './cfworker-pointers.ts';
 import type { Context, Located } from './leaf-context.ts';
 
 export const has = (object: unknown, key: string): boolean => typeof object === 'object' && object !== null && Object.hasOwn(object, key);
@@ -27,21 +27,22 @@ export function insideContains(keywordLocation: string): boolean {
 
 /** Finds the subschema holding a keyword from cfworker's keyword location, following `$ref`s as it goes. */
 export function locate(context: Context, keywordLocation: string): Located {
+  // Keyed by the decoded pointer, not the text: cfworker's texts are new each call, and a text key is hashed anew.
   // The last answer apart, every one is kept: most collections locate one or two places.
+  const pointer = pointerOf(keywordLocation);
   const last = context.lastLocated;
-  if (last !== undefined && last.keywordLocation === keywordLocation) return last.located;
-  let found = context.located?.get(keywordLocation);
-  if (found === undefined) found = walkTo(context, keywordLocation) ?? { schema: {}, schemaPath: [] };
+  if (last !== undefined && last.pointer === pointer) return last.located;
+  let found = context.located?.get(pointer);
+  if (found === undefined) found = walkTo(context, pointer) ?? { schema: {}, schemaPath: [] };
   if (last !== undefined) {
     context.located ??= new Map();
-    context.located.set(last.keywordLocation, last.located);
+    context.located.set(last.pointer, last.located);
   }
-  context.lastLocated = { keywordLocation, located: found };
+  context.lastLocated = { pointer, located: found };
   return found;
 }
 
-function walkTo(context: Context, keywordLocation: string): Located | undefined {
-  const pointer = pointerOf(keywordLocation);
+function walkTo(context: Context, pointer: Pointer): Located | undefined {
   const segments = holderOf(pointer);
   // The flags of a prefix are the prefix of the flags (each depends on the segments before it and the next one).
   const keywords = keywordsOf(pointer);
