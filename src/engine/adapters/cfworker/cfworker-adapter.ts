@@ -90,8 +90,8 @@ function compileWithCfworker(input: AdapterCompileInput): ReturnType<SchemaValid
       // a copy without `uniqueItems: true` gives the same verdict in linear time.
       if (options.uniqueItemsHold === true) unique ??= withoutUniqueItems(plain, dialect, input.anchors, refTargets);
       const use = options.uniqueItemsHold === true ? (unique ?? plain) : plain;
-      use.twin ??= withFastTwin(use);
-      const { fast, fastLookup, itemsArrays } = use.twin;
+      const twin = (use.twin ??= withFastTwin(use));
+      const { fast, fastLookup, itemsArrays } = twin;
       // Short-circuiting stops at the first failure: as exact a verdict, far cheaper. Only an invalid instance
       // is walked again in full, for its issues, unless the short walk already wrote what the full one would.
       // A flat schema is walked once, in full: the verdict and, for an invalid instance, its units.
@@ -108,7 +108,6 @@ function compileWithCfworker(input: AdapterCompileInput): ReturnType<SchemaValid
         try {
           // The twin in full, its `false` units placed as the stand-ins' would be; where one cannot be placed,
           // the engine's copy in full (the same verdict), and from then on the copy alone.
-          const twin = use.twin;
           const result = twin.placing ? walk(instance, fast, fastLookup, false) : walk(instance, use.root, use.lookup, false);
           if (result.valid) return use.flat ? [] : [reason];
           const placed = !twin.placing || fast === use.root ? result.errors : standInUnits(result.errors, itemsArrays);

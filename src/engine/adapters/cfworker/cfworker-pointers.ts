@@ -22,8 +22,8 @@ const cache = new Map<string, Pointer>();
 let cachedChars = 0;
 
 /**
- * The last pointers found, in slots chosen by length and last character. cfworker builds its locations anew each
- * call, so a Map lookup hashes each text again; comparing with the one text a slot holds does not.
+ * The last pointers found, in slots chosen by length, last and middle character. cfworker builds its locations anew
+ * each call, so a Map lookup hashes each text again; comparing with the one text a slot holds does not.
  */
 const recentSlots = 128;
 const recent: ({ readonly text: string; readonly pointer: Pointer } | undefined)[] = new Array(recentSlots).fill(undefined);
