@@ -1,4 +1,4 @@
-import { isPositiveInteger } from '../engine/numbers/index.ts';
+import { positiveIntegerText } from '../engine/numbers/index.ts';
 import type { Policy } from '../protocol/policy.ts';
 import { usageError } from './cli-io.ts';
 import type { Command } from './command.ts';
@@ -40,8 +40,8 @@ export function policyOf(values: Readonly<Record<string, unknown>>, command: Com
     const flag = flagOf(field);
     const text = values[flag];
     if (typeof text !== 'string') continue;
-    const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-    if (!isPositiveInteger(value)) {
+    const value = positiveIntegerText(text);
+    if (value === undefined) {
       throw usageError(`--${flag} takes a positive integer, got ${JSON.stringify(text)}`, command);
     }
     policy[field] = value;

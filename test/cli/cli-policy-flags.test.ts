@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { main } from '../../src/cli/main.ts';
 import { flagOf, policyFields, policyOf } from '../../src/cli/policy-flags.ts';
-import { isPositiveInteger } from '../../src/engine/numbers/index.ts';
+import { isPositiveInteger, positiveIntegerText } from '../../src/engine/numbers/index.ts';
 import { defaultPolicy, resolvePolicy } from '../../src/engine/policy/index.ts';
 import { createValidator } from '../../src/host/node.ts';
 import { memoryIo } from '../helpers/memory-io.ts';
@@ -63,6 +63,8 @@ describe('schemaval lint policy flags', () => {
         }
       })();
       assert.equal(taken, cli, `--max-work=${text}`);
+      // The edge's vars read text the same way (positiveIntegerText), so they take what the CLI takes.
+      assert.equal(positiveIntegerText(text), cli ? number : undefined, text);
       // Where the CLI's digits-only reading agrees on the number, all three agree on the verdict.
       if (/^\d+$/.test(text)) {
         assert.equal(isPositiveInteger(number), cli, text);

@@ -1,4 +1,4 @@
-import { isPositiveInteger } from '../../../src/engine/numbers/index.ts';
+import { positiveIntegerText } from '../../../src/engine/numbers/index.ts';
 import { type AllowedUpstream, allowedUpstream } from '../upstream/upstream-allow-list.ts';
 
 /** What `/mcp` does when `structuredContent` does not match the tool's `outputSchema` (docs/architecture.md#host-adapter). */
@@ -75,8 +75,8 @@ export function readEdgeConfig(vars: EdgeVars): EdgeConfig {
 function positiveInteger(name: string, value: string | undefined, fallback: number): number {
   const trimmed = (value ?? '').trim();
   if (trimmed === '') return fallback;
-  const parsed = /^\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
-  if (!isPositiveInteger(parsed)) {
+  const parsed = positiveIntegerText(trimmed);
+  if (parsed === undefined) {
     throw new EdgeConfigError(`${name} must be a positive whole number, got ${JSON.stringify(value)}`);
   }
   return parsed;

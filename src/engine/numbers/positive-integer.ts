@@ -4,3 +4,12 @@
  * edge's `vars` (a configuration error) and the page's query (which keeps the default).
  */
 export const isPositiveInteger = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) > 0;
+
+/**
+ * A bound written as text, digits only (no sign, point, exponent or space), as the CLI's flags and the edge's `vars`
+ * take it; undefined unless it is a positive integer.
+ */
+export function positiveIntegerText(text: string): number | undefined {
+  const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  return isPositiveInteger(value) ? value : undefined;
+}
