@@ -90,7 +90,8 @@ function compileWithCfworker(input: AdapterCompileInput): ReturnType<SchemaValid
       // a copy without `uniqueItems: true` gives the same verdict in linear time.
       if (options.uniqueItemsHold === true) unique ??= withoutUniqueItems(plain, dialect, input.anchors, refTargets);
       const use = options.uniqueItemsHold === true ? (unique ?? plain) : plain;
-      const twin = (use.twin ??= withFastTwin(use));
+      use.twin ??= withFastTwin(use);
+      const twin = use.twin;
       const { fast, fastLookup, itemsArrays } = twin;
       // Short-circuiting stops at the first failure: as exact a verdict, far cheaper. Only an invalid instance
       // is walked again in full, for its issues, unless the short walk already wrote what the full one would.
