@@ -31,9 +31,11 @@ const fileBytes = 64 * 1024 * 1024;
 /** `schemaval lint`: each tool's verdict, streamed as it is decided, then a summary line. */
 export async function lintCommand(open: (policy: Partial<Policy>) => Promise<Validator>, io: CliIo, options: LintOptions): Promise<number> {
   const progress = progressOf(io, { asked: options.progress === true, remote: options.source.kind !== 'file' });
+  const validator = await open(options.policy);
+  // The worker starts (on another thread) while the tools are read or listed; a failure there shows in compileTools.
+  validator.stats().catch(() => {});
   const { tools, revision, text } = await loadTools(io, options, progress);
   progress.listed(tools.length);
-  const validator = await open(options.policy);
   // The file is one list however it is batched: a name repeated in another batch is refused here, in every batch.
   // A server's list is judged by the revision it was listed in; a file names none, so its outputSchema roots stand.
   const forced = toolListRefusals(tools, new Map(), revision);

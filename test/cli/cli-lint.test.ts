@@ -151,6 +151,47 @@ describe('schemaval lint', () => {
     assert.match(io.out(), /^1728 tools: 1728 accepted, 0 refused$/m);
   });
 
+  it('starts the worker while the tools file is still being read', async () => {
+    const spawned: number[] = [];
+    let readsDone = 0;
+    let spawnedBeforeReadEnded: boolean | undefined;
+    const files = memoryIo({ 'tools.json': example });
+    const io = {
+      ...files,
+      readText: async (file: string) => {
+        // A slow disk: the read ends only after the next timer turn, long after any scheduled flush.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        spawnedBeforeReadEnded = spawned.length > 0;
+        readsDone++;
+        return files.readText(file);
+      },
+    };
+    const spawn = spawnNodeWorker({ onSpawn: () => spawned.push(readsDone) });
+    const code = await main(['lint', 'tools.json'], io, { createValidator: (options) => createValidator({ ...options, spawn }) });
+    assert.equal(code, 1, io.err());
+    assert.equal(spawnedBeforeReadEnded, true, 'the worker was spawned before the file was read');
+    assert.deepEqual(spawned, [0], 'one worker, spawned before any read finished');
+    assert.match(files.out(), /^6 tools: 3 accepted, 3 refused, 1 warning$/m);
+  });
+
+  it('closes the early worker when the tools file cannot be read', async () => {
+    const spawned: unknown[] = [];
+    const exited: number[] = [];
+    const spawn = spawnNodeWorker({
+      onSpawn: (worker) => {
+        spawned.push(worker);
+        worker.on('exit', (code) => exited.push(code));
+      },
+    });
+    const io = memoryIo({});
+    const code = await main(['lint', 'missing.json'], io, { createValidator: (options) => createValidator({ ...options, spawn }) });
+    assert.equal(code, 2);
+    assert.match(io.err(), /no such file/);
+    assert.equal(spawned.length, 1, 'the worker had started');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(exited.length, 1, 'and it was terminated');
+  });
+
   it('exits 2 for unreadable, unparseable or wrongly shaped input', async () => {
     const cases: [string[], Record<string, string>, RegExp][] = [
       [['lint', 'missing.json'], {}, /^schemaval: cannot read "missing.json": no such file\n$/],
