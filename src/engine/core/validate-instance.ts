@@ -54,7 +54,11 @@ export function validateInstance(context: ValidationContext, instance: unknown):
     if (!(error instanceof RangeError)) throw error;
     return invalid([{ path: '$', keyword: 'maxWork', message: 'checking this value needs deeper recursion than the runtime allows' }]);
   }
-  return issues.length === 0 ? { status: 'valid' } : invalid(dedupe(issues, policy.maxIssues));
+  if (issues.length === 0) return { status: 'valid' };
+  // One issue is already its own list: nothing repeats, and the cap is at least 1 (resolvePolicy). The adapter's
+  // `maxIssues` marker never comes alone, but would still go through dedupe.
+  if (issues.length === 1 && (issues[0] as Issue).keyword !== 'maxIssues') return invalid(issues);
+  return invalid(dedupe(issues, policy.maxIssues));
 }
 
 /**
