@@ -231,6 +231,8 @@ describe('schemaval --json errors', () => {
           compile: async () => ({ status: 'accepted', fingerprint: 'f', warnings: [] }),
           validateJson: async () => Promise.reject(Object.assign(new Error(message), { code })),
           compileTools: async () => Promise.reject(Object.assign(new Error(message), { code })),
+          // lint starts the worker early by asking for stats; a worker that cannot start fails that too.
+          stats: async () => Promise.reject(Object.assign(new Error(message), { code })),
           close: async () => {},
         }) as unknown as Validator,
     });
