@@ -13,7 +13,7 @@ import { type CompileResult, compileSchema } from './compile-schema.ts';
 import { compiledWeight, toolWeight } from './compiled-weight.ts';
 import { EngineError } from './engine-error.ts';
 import { isDeepFrozenJson } from './frozen-schema.ts';
-import { createLruCache } from './lru-cache.ts';
+import { createLruCache, type LruHandle } from './lru-cache.ts';
 
 export interface EngineOptions {
   readonly policy?: Partial<Policy>;
@@ -63,6 +63,12 @@ export interface Engine {
 
 const defaultMaxCacheBytes = 128 * 1024 * 1024;
 
+/** A cached tool's own cache entry and those of the schemas it holds, found by its fingerprint. */
+interface HeldTool {
+  readonly tool: LruHandle<CompiledTool>;
+  readonly schemas: readonly LruHandle<CompileResult>[];
+}
+
 /**
  * Creates an engine around the adapter it is given; I/O-free, so it runs the same in a page, a worker, Node or
  * workerd. Other layers use the default engine (src/engine/index.ts), which passes cfworker's adapter.
@@ -89,8 +95,9 @@ export function createEngine(options: EngineOptions & { readonly adapter: Schema
     },
   );
   // Tools are kept by their canonical text: a tool seen before is found without hashing (V8 hashes a string key
-  // natively and compares the text), so a repeated tools/list costs one canonical pass. Fingerprints lead to texts.
-  const textOf = new Map<string, string>();
+  // natively and compares the text), so a repeated tools/list costs one canonical pass. A fingerprint leads to
+  // handles on the tool's entry and its schemas' entries, so a call marks them used without looking them up.
+  const byPrint = new Map<string, HeldTool>();
   /** The schema cache keys each cached tool holds, by the tool's text. */
   const keysOf = new Map<string, readonly string[]>();
   const tools = createLruCache<string, CompiledTool>(
@@ -98,7 +105,7 @@ export function createEngine(options: EngineOptions & { readonly adapter: Schema
     { maxWeight: options.maxCacheBytes ?? defaultMaxCacheBytes, weigh: (tool, text) => toolWeight(tool) + text.length },
     {
       onDrop: (text, tool) => {
-        textOf.delete(tool.fingerprint);
+        byPrint.delete(tool.fingerprint);
         for (const key of keysOf.get(text) ?? []) users.get(key)?.delete(text);
         keysOf.delete(text);
       },
@@ -182,15 +189,15 @@ export function createEngine(options: EngineOptions & { readonly adapter: Schema
   };
 
   /** A tool in use keeps its schemas recently used too: a schema leaving the cache takes its tools with it. */
-  const touchSchemasOf = (text: string): void => {
-    for (const key of keysOf.get(text) ?? []) schemas.get(key);
+  const touchSchemasOf = (held: HeldTool | undefined): void => {
+    if (held !== undefined) for (const handle of held.schemas) schemas.touch(handle);
   };
 
   const tool = (print: string): CompiledTool => {
-    const text = textOf.get(print);
-    const found = text === undefined ? undefined : tools.get(text);
+    const held = byPrint.get(print);
+    const found = held === undefined ? undefined : tools.touch(held.tool);
     if (found === undefined) throw new EngineError('UNKNOWN_FINGERPRINT', `no tool with fingerprint ${print} is compiled here`);
-    touchSchemasOf(text as string);
+    touchSchemasOf(held);
     return found;
   };
 
@@ -220,7 +227,7 @@ export function createEngine(options: EngineOptions & { readonly adapter: Schema
     const known = text === undefined ? undefined : tools.get(text);
     if (known !== undefined) {
       // The tool holds its compiled schemas; they are only marked used, so the schema cache keeps them.
-      touchSchemasOf(text as string);
+      touchSchemasOf(byPrint.get(known.fingerprint));
       counters.cacheHits += (known.input === null ? 0 : 1) + (known.output === null ? 0 : 1);
       return known.verdict;
     }
@@ -240,8 +247,14 @@ export function createEngine(options: EngineOptions & { readonly adapter: Schema
     if (held) {
       const at = text as string;
       tools.set(at, { name, fingerprint: print, input, output, verdict });
-      if (tools.peek(at) !== undefined) {
-        textOf.set(print, at);
+      const handle = tools.handle(at);
+      if (handle !== undefined) {
+        const held: LruHandle<CompileResult>[] = [];
+        for (const key of keys) {
+          const schema = schemas.handle(key);
+          if (schema !== undefined) held.push(schema);
+        }
+        byPrint.set(print, { tool: handle, schemas: held });
         keysOf.set(at, keys);
         for (const key of keys) {
           let texts = users.get(key);

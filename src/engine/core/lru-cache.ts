@@ -10,6 +10,13 @@ export interface LruCache<K, V> {
   get(key: K): V | undefined;
   /** The value of `key`, leaving the order alone: a read that should not keep an entry alive. */
   peek(key: K): V | undefined;
+  /** A handle on `key`'s entry as it is now, for `touch`; undefined when the key is not cached. */
+  handle(key: K): LruHandle<V> | undefined;
+  /**
+   * Marks the entry behind a handle used, as `get` would, and returns its value: in a cache of `exactBelow`
+   * entries or more without looking its key up. Undefined when the entry has left since (evicted, replaced, deleted).
+   */
+  touch(handle: LruHandle<V>): V | undefined;
   set(key: K, value: V): void;
   /** Removes `key` (`onDrop` says `deleted`); false when it was not there. */
   delete(key: K): boolean;
@@ -21,6 +28,11 @@ export interface LruCache<K, V> {
   readonly size: number;
   /** The summed weight of the entries (0 without a `weigh` function). */
   readonly weight: number;
+}
+
+/** An entry of one cache, as `handle` gave it out; only `touch` reads it. */
+export interface LruHandle<V> {
+  readonly value: V;
 }
 
 export interface LruWeightLimit<K, V> {
@@ -45,18 +57,21 @@ export interface LruOptions<K, V> {
  */
 export const exactBelow = 64;
 
-interface Entry<V> {
+interface Entry<K, V> {
+  readonly key: K;
   readonly value: V;
   readonly weight: number;
   /** The move that last put this key at the end of the order. */
   at: number;
   /** Read since it was last put at the end (a cache of `exactBelow` entries or more). */
   read: boolean;
+  /** False once the entry has left the cache: a handle on it then touches nothing. */
+  live: boolean;
 }
 
 /** Creates an LRU cache; a Map keeps insertion order, so the first key is the least recently used. */
 export function createLruCache<K, V>(capacity: number, limit?: LruWeightLimit<K, V>, options: LruOptions<K, V> = {}): LruCache<K, V> {
-  const entries = new Map<K, Entry<V>>();
+  const entries = new Map<K, Entry<K, V>>();
   let total = 0;
   // Keys put at the end of the order so far: a key moved fewer than `size / 2` moves ago is in the newer half.
   let moves = 0;
@@ -64,6 +79,7 @@ export function createLruCache<K, V>(capacity: number, limit?: LruWeightLimit<K,
     const entry = entries.get(key);
     if (entry === undefined) return false;
     entries.delete(key);
+    entry.live = false;
     total -= entry.weight;
     options.onDrop?.(key, entry.value, reason);
     return true;
@@ -83,26 +99,33 @@ export function createLruCache<K, V>(capacity: number, limit?: LruWeightLimit<K,
       entry.at = ++moves;
     }
   };
+  const use = (entry: Entry<K, V>): V => {
+    if (entries.size >= exactBelow) {
+      entry.read = true;
+      return entry.value;
+    }
+    // The newest key is already last (a hot key called again and again skips the reordering).
+    if (entry.at === moves) return entry.value;
+    entries.delete(entry.key);
+    entries.set(entry.key, entry);
+    entry.at = ++moves;
+    return entry.value;
+  };
   return {
     get(key) {
       const entry = entries.get(key);
-      if (entry === undefined) return undefined;
-      if (entries.size >= exactBelow) {
-        entry.read = true;
-        return entry.value;
-      }
-      // The newest key is already last (a hot key called again and again skips the reordering).
-      if (entry.at === moves) return entry.value;
-      entries.delete(key);
-      entries.set(key, entry);
-      entry.at = ++moves;
-      return entry.value;
+      return entry === undefined ? undefined : use(entry);
     },
     peek: (key) => entries.get(key)?.value,
+    handle: (key) => entries.get(key),
+    touch(handle) {
+      const entry = handle as Entry<K, V>;
+      return entry.live ? use(entry) : undefined;
+    },
     set(key, value) {
       drop(key, 'replaced');
       const weight = limit === undefined ? 0 : limit.weigh(value, key);
-      entries.set(key, { value, weight, at: ++moves, read: false });
+      entries.set(key, { key, value, weight, at: ++moves, read: false, live: true });
       total += weight;
       // A cache of no entries keeps none, not even the newest.
       if (entries.size > capacity) dropOldest(capacity > 0 ? key : undefined);

@@ -337,6 +337,18 @@ describe('memory bound of the compiled-schema cache', () => {
     assert.equal(engine.validateArguments(hot?.fingerprint ?? '', {}).status, 'invalid');
   });
 
+  it('keeps a tool in use: calling it marks the tool itself recently used, when its schema is shared', async () => {
+    const engine = createEngine({ cacheSize: 2, maxCacheBytes: Number.MAX_SAFE_INTEGER });
+    const shared = { type: 'object', required: ['s'] };
+    const [hot] = engine.compileTools([{ name: 'hot', inputSchema: shared }]);
+    const [other] = engine.compileTools([{ name: 'other', inputSchema: shared }]);
+    // One schema for all three, so only the tool cache's own order decides which tool the third one pushes out.
+    engine.validateArguments(hot?.fingerprint ?? '', {});
+    engine.compileTools([{ name: 'third', inputSchema: shared }]);
+    assert.equal(engine.validateArguments(hot?.fingerprint ?? '', {}).status, 'invalid');
+    throwsWithCode(() => engine.validateArguments(other?.fingerprint ?? '', {}), 'UNKNOWN_FINGERPRINT');
+  });
+
   it('forgets the fingerprint of an evicted tool, and compiles it again when it is listed again', async () => {
     const engine = createEngine({ cacheSize: 1 });
     const [a] = await engine.compileTools([{ name: 'a', inputSchema: { type: 'object', required: ['x'] } }]);

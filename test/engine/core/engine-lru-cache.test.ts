@@ -121,3 +121,48 @@ describe('createLruCache: peek, delete, trim', () => {
     assert.equal(cache.peek(size * 20 - size + 1), size * 20 - size + 1);
   });
 });
+
+describe('createLruCache: handles', () => {
+  it('touch marks a key used as get does, below exactBelow entries and above', () => {
+    const small = createLruCache<string, number>(3);
+    for (const key of ['a', 'b', 'c']) small.set(key, key.charCodeAt(0));
+    const a = small.handle('a');
+    assert.ok(a !== undefined);
+    assert.equal(small.touch(a), 97);
+    small.set('d', 0);
+    assert.deepEqual([small.peek('a'), small.peek('b')], [97, undefined], 'b went, not the touched a');
+
+    const size = exactBelow * 2;
+    const large = createLruCache<number, number>(size);
+    for (let key = 0; key < size; key++) large.set(key, key);
+    const first = large.handle(0);
+    assert.ok(first !== undefined);
+    assert.equal(large.touch(first), 0);
+    large.set(size, size);
+    assert.deepEqual([large.peek(0), large.peek(1)], [0, undefined], 'the touched key had its second chance');
+  });
+
+  it('a handle whose entry has left touches nothing, even once its key is set again', () => {
+    const dropped: string[] = [];
+    const cache = createLruCache<string, number>(2, undefined, { onDrop: (key, _, reason) => dropped.push(`${key} ${reason}`) });
+    cache.set('a', 1);
+    const deleted = cache.handle('a');
+    assert.ok(deleted !== undefined);
+    cache.delete('a');
+    assert.equal(cache.touch(deleted), undefined);
+    cache.set('a', 2);
+    const replaced = cache.handle('a');
+    assert.ok(replaced !== undefined);
+    cache.set('a', 3);
+    assert.equal(cache.touch(replaced), undefined, 'replaced');
+    assert.equal(cache.touch(deleted), undefined, 'the key is back, but not that entry');
+    cache.set('b', 4);
+    const evicted = cache.handle('a');
+    assert.ok(evicted !== undefined);
+    cache.set('c', 5);
+    assert.equal(cache.touch(evicted), undefined, 'evicted');
+    assert.equal(cache.size, 2, 'touching a gone entry put nothing back');
+    assert.deepEqual(dropped, ['a deleted', 'a replaced', 'a evicted']);
+    assert.equal(cache.handle('zzz'), undefined);
+  });
+});
