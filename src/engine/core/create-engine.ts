@@ -249,12 +249,8 @@ export function createEngine(options: EngineOptions & { readonly adapter: Schema
       tools.set(at, { name, fingerprint: print, input, output, verdict });
       const handle = tools.handle(at);
       if (handle !== undefined) {
-        const held: LruHandle<CompileResult>[] = [];
-        for (const key of keys) {
-          const schema = schemas.handle(key);
-          if (schema !== undefined) held.push(schema);
-        }
-        byPrint.set(print, { tool: handle, schemas: held });
+        // Every key is cached (`held` above). Mapped, not pushed: a pushed array keeps room for 16 more per tool.
+        byPrint.set(print, { tool: handle, schemas: keys.map((key) => schemas.handle(key) as LruHandle<CompileResult>) });
         keysOf.set(at, keys);
         for (const key of keys) {
           let texts = users.get(key);

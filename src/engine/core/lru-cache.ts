@@ -61,12 +61,10 @@ interface Entry<K, V> {
   readonly key: K;
   readonly value: V;
   readonly weight: number;
-  /** The move that last put this key at the end of the order. */
+  /** The move that last put this key at the end of the order; -1 once the entry has left (a handle then touches nothing). */
   at: number;
   /** Read since it was last put at the end (a cache of `exactBelow` entries or more). */
   read: boolean;
-  /** False once the entry has left the cache: a handle on it then touches nothing. */
-  live: boolean;
 }
 
 /** Creates an LRU cache; a Map keeps insertion order, so the first key is the least recently used. */
@@ -79,7 +77,7 @@ export function createLruCache<K, V>(capacity: number, limit?: LruWeightLimit<K,
     const entry = entries.get(key);
     if (entry === undefined) return false;
     entries.delete(key);
-    entry.live = false;
+    entry.at = -1;
     total -= entry.weight;
     options.onDrop?.(key, entry.value, reason);
     return true;
@@ -120,12 +118,12 @@ export function createLruCache<K, V>(capacity: number, limit?: LruWeightLimit<K,
     handle: (key) => entries.get(key),
     touch(handle) {
       const entry = handle as Entry<K, V>;
-      return entry.live ? use(entry) : undefined;
+      return entry.at < 0 ? undefined : use(entry);
     },
     set(key, value) {
       drop(key, 'replaced');
       const weight = limit === undefined ? 0 : limit.weigh(value, key);
-      entries.set(key, { key, value, weight, at: ++moves, read: false, live: true });
+      entries.set(key, { key, value, weight, at: ++moves, read: false });
       total += weight;
       // A cache of no entries keeps none, not even the newest.
       if (entries.size > capacity) dropOldest(capacity > 0 ? key : undefined);
