@@ -65,8 +65,9 @@ const defaultMaxCacheBytes = 128 * 1024 * 1024;
 
 /** A cached tool's own cache entry and those of the schemas it holds, found by its fingerprint. */
 interface HeldTool {
-  readonly tool: LruHandle<CompiledTool>;
-  readonly schemas: readonly LruHandle<CompileResult>[];
+  readonly tool: LruHandle<string, CompiledTool>;
+  /** Their keys are the schema cache keys the tool holds. */
+  readonly schemas: readonly LruHandle<string, CompileResult>[];
 }
 
 /**
@@ -98,16 +99,13 @@ export function createEngine(options: EngineOptions & { readonly adapter: Schema
   // natively and compares the text), so a repeated tools/list costs one canonical pass. A fingerprint leads to
   // handles on the tool's entry and its schemas' entries, so a call marks them used without looking them up.
   const byPrint = new Map<string, HeldTool>();
-  /** The schema cache keys each cached tool holds, by the tool's text. */
-  const keysOf = new Map<string, readonly string[]>();
   const tools = createLruCache<string, CompiledTool>(
     capacity,
     { maxWeight: options.maxCacheBytes ?? defaultMaxCacheBytes, weigh: (tool, text) => toolWeight(tool) + text.length },
     {
       onDrop: (text, tool) => {
+        for (const schema of byPrint.get(tool.fingerprint)?.schemas ?? []) users.get(schema.key)?.delete(text);
         byPrint.delete(tool.fingerprint);
-        for (const key of keysOf.get(text) ?? []) users.get(key)?.delete(text);
-        keysOf.delete(text);
       },
     },
   );
@@ -250,8 +248,7 @@ export function createEngine(options: EngineOptions & { readonly adapter: Schema
       const handle = tools.handle(at);
       if (handle !== undefined) {
         // Every key is cached (`held` above). Mapped, not pushed: a pushed array keeps room for 16 more per tool.
-        byPrint.set(print, { tool: handle, schemas: keys.map((key) => schemas.handle(key) as LruHandle<CompileResult>) });
-        keysOf.set(at, keys);
+        byPrint.set(print, { tool: handle, schemas: keys.map((key) => schemas.handle(key) as LruHandle<string, CompileResult>) });
         for (const key of keys) {
           let texts = users.get(key);
           if (texts === undefined) {

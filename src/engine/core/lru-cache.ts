@@ -11,12 +11,12 @@ export interface LruCache<K, V> {
   /** The value of `key`, leaving the order alone: a read that should not keep an entry alive. */
   peek(key: K): V | undefined;
   /** A handle on `key`'s entry as it is now, for `touch`; undefined when the key is not cached. */
-  handle(key: K): LruHandle<V> | undefined;
+  handle(key: K): LruHandle<K, V> | undefined;
   /**
    * Marks the entry behind a handle used, as `get` would, and returns its value: in a cache of `exactBelow`
    * entries or more without looking its key up. Undefined when the entry has left since (evicted, replaced, deleted).
    */
-  touch(handle: LruHandle<V>): V | undefined;
+  touch(handle: LruHandle<K, V>): V | undefined;
   set(key: K, value: V): void;
   /** Removes `key` (`onDrop` says `deleted`); false when it was not there. */
   delete(key: K): boolean;
@@ -30,8 +30,9 @@ export interface LruCache<K, V> {
   readonly weight: number;
 }
 
-/** An entry of one cache, as `handle` gave it out; only `touch` reads it. */
-export interface LruHandle<V> {
+/** An entry of one cache, as `handle` gave it out: its key and value, kept after it leaves; `touch` marks it used. */
+export interface LruHandle<K, V> {
+  readonly key: K;
   readonly value: V;
 }
 
