@@ -54,11 +54,7 @@ export function validateInstance(context: ValidationContext, instance: unknown):
     if (!(error instanceof RangeError)) throw error;
     return invalid([{ path: '$', keyword: 'maxWork', message: 'checking this value needs deeper recursion than the runtime allows' }]);
   }
-  if (issues.length === 0) return { status: 'valid' };
-  // One issue is already its own list: nothing repeats, and the cap is at least 1 (resolvePolicy). The adapter's
-  // `maxIssues` marker never comes alone, but would still go through dedupe.
-  if (issues.length === 1 && (issues[0] as Issue).keyword !== 'maxIssues') return invalid(issues);
-  return invalid(dedupe(issues, policy.maxIssues));
+  return issues.length === 0 ? { status: 'valid' } : invalid(dedupe(issues, policy.maxIssues));
 }
 
 /**
@@ -75,7 +71,9 @@ function invalid(issues: Issue[]): Verdict {
 }
 
 /** Drops repeats (cfworker reports some failures once per sibling) and caps the list with a final summary. */
-function dedupe(issues: readonly Issue[], max: number): Issue[] {
+function dedupe(issues: Issue[], max: number): Issue[] {
+  // Most wrong calls have one issue: nothing can repeat, and under a cap of 1 or more it stays as it is.
+  if (issues.length === 1 && max >= 1 && (issues[0] as Issue).keyword !== 'maxIssues') return issues;
   const out: Issue[] = [];
   // Every distinct issue, those past the cap included (they are counted): a list while it is short, then a set.
   const distinct: Issue[] = [];
