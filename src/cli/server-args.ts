@@ -1,3 +1,4 @@
+import { positiveIntegerText } from '../engine/numbers/index.ts';
 import { CliError, usageError } from './cli-io.ts';
 import type { Command } from './command.ts';
 import type { ToolSource } from './fetch-tools.ts';
@@ -63,8 +64,8 @@ export function serverArgs(values: ServerValues, command: Command): ServerArgs |
 }
 
 function timeout(text: string, flag: string, command: Command): number {
-  const ms = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  if (!(ms >= 1 && ms <= maxTimeoutMs))
+  const ms = positiveIntegerText(text);
+  if (ms === undefined || ms > maxTimeoutMs)
     throw usageError(`${flag} takes milliseconds from 1 to ${maxTimeoutMs}, got ${JSON.stringify(text)}`, command);
   return ms;
 }
