@@ -18,6 +18,7 @@ import { cfworkerAdapterId } from './adapter-id.ts';
 import { cfworkerChecks } from './cfworker-checks.ts';
 import { collectLeafFailures } from './collect-leaf-failures.ts';
 import { withLinearPatterns } from './linear-regexp-scope.ts';
+import { type RefusedTypes, refusedTypes, refusesAtRoot, rootTypeLeaf } from './root-type-gate.ts';
 import { standInUnits } from './stand-in-units.ts';
 
 /** The draft cfworker validates each dialect as. */
@@ -83,8 +84,12 @@ function compileWithCfworker(input: AdapterCompileInput): ReturnType<SchemaValid
   // to twin.
   let plain: Prepared | undefined;
   let unique: Prepared | undefined;
+  let refused: RefusedTypes | undefined;
   const compiled: CompiledAdapterSchema = {
     validate(instance, options = {}) {
+      // A root whose `type` alone refuses the instance: cfworker's one unit, without the walk.
+      refused ??= refusedTypes(schema);
+      if (refused !== 0 && refusesAtRoot(refused, instance)) return [rootTypeLeaf(schema as SchemaNode)];
       plain ??= { root: schema, lookup, flat: isFlat(schema, subschemaKeywords(dialect), lookup) };
       // cfworker compares items pairwise; when the engine has already hashed every array and found no duplicate,
       // a copy without `uniqueItems: true` gives the same verdict in linear time.
