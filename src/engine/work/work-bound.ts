@@ -15,10 +15,11 @@ export interface WorkBound {
   /** The most characters of schema names (`properties` names, patterns, dependent names) one location can hold. */
   readonly namePath: number;
   /**
-   * Some subschema has `uniqueItems: true`. The ceiling then also charges the validator's pairwise scans, which
-   * grow with the square of an array's size: an instance under it is checked with them, never hashed first.
+   * The most `uniqueItems: true` visits any one instance array can get (0: no `uniqueItems` applies). The ceiling
+   * then also charges the hashing and the validator's pairwise scans, which grow with the square of an array's
+   * size: an instance under it is checked with them, never hashed first.
    */
-  readonly pairwise: boolean;
+  readonly scans: number;
 }
 
 /**
@@ -32,10 +33,15 @@ export function ceilingTicks(bound: WorkBound, values: number, bytes: number): n
   const chars = bytes + bound.namePath;
   const visits = linear / visitTicks;
   const located = chars > freePathChars ? linear + visits * ((chars - freePathChars) / pathCharsPerTick) : linear;
-  if (!bound.pairwise) return located;
-  // Each visit may be a `uniqueItems` scan of an array of at most `values` items holding at most `values` nodes:
-  // the estimate charges such a scan n² + 2·n·(nodes) ticks, and hashes each node of it once per array.
-  return located + visits * (3 + hashTicks) * values * values * tickCost;
+  if (bound.scans === 0) return located;
+  // For an array of n items holding N nodes in B bytes (n ≤ N ≤ values, B ≤ bytes), hashing it once costs at most
+  // 3·N + n·N + B/64 (a node and its key, 64 characters, and comparisons where hashes meet), and each scan
+  // n² + 2·n·(3·N + B/64). No value is an item of two arrays, so Σn ≤ values, and there are at most `values` arrays:
+  // over all of them, hashing is within 4·values² + values·bytes/64 and one scan of each within
+  // 7·values² + values·bytes/32.
+  const square = values * values;
+  const hashing = hashTicks * (4 * square + (values * bytes) / 64);
+  return located + (hashing + bound.scans * (7 * square + (values * bytes) / 32)) * tickCost;
 }
 
 /** `null`: no static ceiling (references in a cycle, or `$recursiveRef`). */
@@ -46,7 +52,7 @@ export function workBound(checked: CheckedSchema): WorkBound | null {
   const known = cache.get(checked);
   if (known !== undefined) return known;
   const root = planWork(checked).root;
-  const bound = root === null ? { perValue: visitTicks, perByte: 0, namePath: 0, pairwise: false } : boundOf(root);
+  const bound = root === null ? { perValue: visitTicks, perByte: 0, namePath: 0, scans: 0 } : boundOf(root);
   cache.set(checked, bound);
   return bound;
 }
@@ -88,13 +94,11 @@ function successors(plan: Plan): (Plan | null | undefined)[] {
  * at most max(own, M_A)·n. String lengths and key lengths never exceed the bytes they take in the JSON text.
  */
 function boundOf(root: Plan): WorkBound | null {
-  const bounds = new Map<Plan, WorkBound>();
+  const bounds = new Map<Plan, PlanBound>();
   const onPath = new Set<Plan>();
   const stack: { plan: Plan; next: (Plan | null | undefined)[]; at: number }[] = [];
-  let pairwise = false;
   const open = (plan: Plan): boolean => {
     if (plan.recursiveRef) return false;
-    if (plan.uniqueItems) pairwise = true;
     onPath.add(plan);
     stack.push({ plan, next: successors(plan), at: 0 });
     return true;
@@ -114,12 +118,23 @@ function boundOf(root: Plan): WorkBound | null {
     bounds.set(frame.plan, combine(frame.plan, bounds));
   }
   const found = bounds.get(root);
-  return found === undefined ? null : { ...found, pairwise };
+  return found === undefined ? null : { perValue: found.perValue, perByte: found.perByte, namePath: found.namePath, scans: found.scans };
 }
 
-const absent: WorkBound = { perValue: 0, perByte: 0, namePath: 0, pairwise: false };
+/**
+ * A plan's bound, with the `uniqueItems` scans one visit of it leads to on any one value: `here` on the value it is
+ * applied to (its own and those of the plans in place), `below` on any one value under it, `scans` the larger.
+ * A value under it meets its parent's child plans, and those of every plan in place on the parent: at most the
+ * sum of what each gives one child.
+ */
+interface PlanBound extends WorkBound {
+  readonly here: number;
+  readonly below: number;
+}
+
+const absent: PlanBound = { perValue: 0, perByte: 0, namePath: 0, scans: 0, here: 0, below: 0 };
 /** A boolean subschema: one visit, decided at once. */
-const decided: WorkBound = { perValue: visitTicks, perByte: 0, namePath: 0, pairwise: false };
+const decided: PlanBound = { perValue: visitTicks, perByte: 0, namePath: 0, scans: 0, here: 0, below: 0 };
 
 /** The schema names a plan's successors add to a location, beside each successor (as the estimate adds them). */
 function namedSuccessors(plan: Plan): [number, Plan | null | undefined][] {
@@ -131,15 +146,19 @@ function namedSuccessors(plan: Plan): [number, Plan | null | undefined][] {
   ];
 }
 
-function combine(plan: Plan, bounds: ReadonlyMap<Plan, WorkBound>): WorkBound {
-  const of = (sub: Plan | null | undefined): WorkBound =>
-    sub === undefined ? absent : sub === null ? decided : (bounds.get(sub) as WorkBound);
+function combine(plan: Plan, bounds: ReadonlyMap<Plan, PlanBound>): PlanBound {
+  const of = (sub: Plan | null | undefined): PlanBound =>
+    sub === undefined ? absent : sub === null ? decided : (bounds.get(sub) as PlanBound);
   let sumValue = 0;
   let sumByte = 0;
+  let here = plan.uniqueItems ? 1 : 0;
+  let below = 0;
   for (const sub of inPlaceOf(plan)) {
     const bound = of(sub);
     sumValue += bound.perValue;
     sumByte += bound.perByte;
+    here += bound.here;
+    below += bound.below;
   }
   let fixed = visitTicks + plan.branches.length * branchTicks + plan.structuredEquality + plan.enumCount + plan.objectFixed;
   if (plan.pattern) fixed += visitTicks;
@@ -161,34 +180,48 @@ function combine(plan: Plan, bounds: ReadonlyMap<Plan, WorkBound>): WorkBound {
     namedValue = Math.max(namedValue, of(sub).perValue);
     namedByte = Math.max(namedByte, of(sub).perByte);
   }
+  let namedScans = of(plan.additionalProperties).scans;
+  for (const [, sub] of plan.properties ?? []) namedScans = Math.max(namedScans, of(sub).scans);
   let keyValue = (1 + patterns * 2 * visitTicks) * tickCost + names.perValue + namedValue + of(plan.unevaluatedProperties).perValue;
   let keyByte = keyTicks * tickCost + names.perByte + namedByte + of(plan.unevaluatedProperties).perByte;
+  let keyScans = names.scans + namedScans + of(plan.unevaluatedProperties).scans;
   for (const [, , sub] of plan.patternProperties) {
     keyValue += of(sub).perValue;
     keyByte += of(sub).perByte;
+    keyScans += of(sub).scans;
   }
 
   // One item: its tuple entry or `items`/`additionalItems`, `contains` and `unevaluatedItems`.
   let itemValue = 0;
   let itemByte = 0;
+  // Counted whether or not the plan does array work: scans only ever make the ceiling higher.
+  let positionalScans = 0;
+  for (const sub of [...plan.prefixItems, ...plan.tupleItems, plan.items, plan.additionalItems]) {
+    positionalScans = Math.max(positionalScans, of(sub).scans);
+  }
+  const itemScans = positionalScans + of(plan.contains).scans + of(plan.unevaluatedItems).scans;
   if (plan.arrayWork) {
-    let positional = absent;
+    let perValue = 0;
+    let perByte = 0;
     for (const sub of [...plan.prefixItems, ...plan.tupleItems, plan.items, plan.additionalItems]) {
-      const bound = of(sub);
-      positional = {
-        perValue: Math.max(positional.perValue, bound.perValue),
-        perByte: Math.max(positional.perByte, bound.perByte),
-        namePath: 0,
-        pairwise: false,
-      };
+      perValue = Math.max(perValue, of(sub).perValue);
+      perByte = Math.max(perByte, of(sub).perByte);
     }
-    itemValue = positional.perValue + of(plan.contains).perValue + of(plan.unevaluatedItems).perValue;
-    itemByte = positional.perByte + of(plan.contains).perByte + of(plan.unevaluatedItems).perByte;
+    itemValue = perValue + of(plan.contains).perValue + of(plan.unevaluatedItems).perValue;
+    itemByte = perByte + of(plan.contains).perByte + of(plan.unevaluatedItems).perByte;
   }
 
   const childValue = Math.max(keyValue, itemValue);
   const childByte = Math.max(keyByte, itemByte);
   let namePath = 0;
   for (const [chars, sub] of namedSuccessors(plan)) namePath = Math.max(namePath, chars + of(sub).namePath);
-  return { perValue: sumValue + Math.max(fixed, childValue), perByte: sumByte + ownByte + childByte, namePath, pairwise: false };
+  below += Math.max(keyScans, itemScans);
+  return {
+    perValue: sumValue + Math.max(fixed, childValue),
+    perByte: sumByte + ownByte + childByte,
+    namePath,
+    scans: Math.max(here, below),
+    here,
+    below,
+  };
 }

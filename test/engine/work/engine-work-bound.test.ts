@@ -236,9 +236,9 @@ describe('the static work ceiling', () => {
   it('charges uniqueItems by the square of the instance: a few tags skip the co-walk, a long list does not', () => {
     const schema = checked({ properties: { tags: { type: 'array', uniqueItems: true, items: { type: 'string' } } } });
     const bound = workBound(schema);
-    assert.ok(bound?.pairwise === true);
+    assert.equal(bound?.scans, 1);
     const plain = workBound(checked({ properties: { tags: { type: 'array', items: { type: 'string' } } } }));
-    assert.ok(plain !== null && !plain.pairwise);
+    assert.ok(plain !== null && plain.scans === 0);
     const few = copyJson({ tags: ['a', 'b', 'a'] }, limits);
     assert.ok(few.ok);
     assert.ok(ceilingTicks(bound, few.values, few.bytes) > ceilingTicks(plain, few.values, few.bytes));
@@ -252,6 +252,122 @@ describe('the static work ceiling', () => {
       const found = compare(schema, instance);
       assert.ok(found !== undefined && found.counted <= found.ceiling, `estimate ${found?.counted} over ${found?.ceiling}`);
     }
+  });
+
+  it('counts the uniqueItems scans one array can get, not the visits of the whole instance', () => {
+    const scans = (schema: unknown): number | undefined => workBound(checked(schema))?.scans;
+    const unique = { uniqueItems: true };
+    // Each array meets one scan, though there are three: the tags, their items, the other property.
+    assert.equal(scans({ properties: { a: { ...unique, items: unique }, b: unique } }), 1);
+    // Both halves of an allOf scan the same array; a reference used twice counts twice.
+    assert.equal(scans({ allOf: [unique, unique] }), 2);
+    assert.equal(scans({ $defs: { u: unique }, allOf: [{ $ref: '#/$defs/u' }, { $ref: '#/$defs/u' }], ...unique }), 3);
+    // An item meets `items` and `contains`; a property its entry and each pattern it matches.
+    assert.equal(scans({ items: unique, contains: unique }), 2);
+    assert.equal(scans({ properties: { a: unique }, patternProperties: { '^a': unique, a$: unique }, additionalProperties: unique }), 3);
+    // A scan below the root adds to those the parent's other plans give the same child.
+    assert.equal(scans({ allOf: [{ items: unique }, { items: { allOf: [unique, unique] } }] }), 3);
+    assert.equal(scans({ items: { type: 'string' } }), 0);
+  });
+
+  it('holds with uniqueItems anywhere, late duplicates and structured items (fast-check)', () => {
+    // Every applicator that can reach an array, uniqueItems where it multiplies most, and instances whose
+    // duplicates come last (the scan's worst case) among structured items with long strings.
+    const unique = fc.constant<unknown>({ uniqueItems: true });
+    const schema = fc.letrec<{ node: unknown }>((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        unique,
+        fc.constant<unknown>({ type: 'array' }),
+        fc.record(
+          {
+            uniqueItems: fc.boolean(),
+            items: tie('node'),
+            prefixItems: fc.array(tie('node'), { maxLength: 2 }),
+            contains: tie('node'),
+            allOf: fc.array(tie('node'), { maxLength: 3 }),
+            anyOf: fc.array(tie('node'), { minLength: 1, maxLength: 2 }),
+            additionalProperties: tie('node'),
+            patternProperties: fc.dictionary(fc.constantFrom('^k', 'k'), tie('node'), { maxKeys: 2 }),
+          },
+          { requiredKeys: [] },
+        ),
+      ),
+    })).node;
+    const leaf = fc.oneof(fc.integer({ min: 0, max: 3 }), fc.constantFrom('k', 'kk', 'x'.repeat(200)), fc.constant(null));
+    const instance = fc.letrec<{ value: unknown }>((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small', maxDepth: 5 },
+        leaf,
+        fc.dictionary(fc.constantFrom('k', 'kx', 'ak'), tie('value'), { maxKeys: 3 }),
+        fc.array(tie('value'), { maxLength: 6 }).map((items) => (items.length > 1 ? [...items, items[0]] : items)),
+      ),
+    })).value;
+    let compared = 0;
+    let scanned = 0;
+    fc.assert(
+      fc.property(
+        schema,
+        fc.array(fc.array(instance, { minLength: 2, maxLength: 12 }), { minLength: 1, maxLength: 3 }),
+        (generated, instances) => {
+          const result = checkSchema(generated, resolvePolicy(), 'annotate');
+          if (result.status === 'refused') return;
+          const bound = workBound(result.checked);
+          for (const value of [...instances, ...instances.map((items) => ({ k: items, kx: [items, items] }))]) {
+            const found = compare(result.checked, value);
+            if (found === undefined || bound === null) continue;
+            compared++;
+            if (bound.scans > 0) scanned++;
+            assert.ok(found.counted <= found.ceiling, `estimate ${found.counted} ticks over the ceiling ${found.ceiling}`);
+          }
+        },
+      ),
+      { numRuns: 400, seed: 20261204 },
+    );
+    assert.ok(compared > 400 && scanned > 200, `only ${compared} comparisons, ${scanned} under uniqueItems`);
+  });
+
+  it('holds when one list meets 64 full pairwise scans: uniqueItems in place, the duplicate last', () => {
+    const schema = checked({ allOf: Array.from({ length: 64 }, () => ({ uniqueItems: true })) });
+    assert.equal(workBound(schema)?.scans, 64);
+    const list = [...Array.from({ length: 41 }, (_, i) => i), 40];
+    const found = compare(schema, list);
+    assert.ok(found !== undefined);
+    assert.ok(found.counted > 64 * 41 * 42, `the estimate charges each scan (${found.counted})`);
+    assert.ok(found.counted <= found.ceiling, `estimate ${found.counted} ticks over the ceiling ${found.ceiling}`);
+  });
+
+  it('lets a tool call with a short unique list skip the co-walk', () => {
+    // A flat tool schema with one `uniqueItems` list among a dozen fields, and a typical call of ~30 values.
+    const schema = checked({
+      type: 'object',
+      properties: {
+        labels: { type: 'array', items: { type: 'string' }, uniqueItems: true, maxItems: 50 },
+        owners: { type: 'array', items: { type: 'string' } },
+        items: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, open: { type: 'boolean' } } } },
+        options: { type: 'object', properties: { mode: { enum: ['fast', 'safe'] }, retries: { type: 'integer' } } },
+        filter: {
+          anyOf: [
+            { type: 'object', required: ['field'] },
+            { type: 'object', required: ['and'] },
+          ],
+        },
+      },
+    });
+    const call = {
+      labels: ['bug', 'ui', 'p1'],
+      owners: ['ana', 'bo'],
+      items: Array.from({ length: 4 }, (_, i) => ({ id: `i${i}`, open: i % 2 === 0 })),
+      options: { mode: 'fast', retries: 2 },
+      filter: { and: [{}, { field: 'x' }] },
+    };
+    const bound = workBound(schema);
+    const copied = copyJson(call, limits);
+    assert.ok(bound !== null && copied.ok && bound.scans === 1);
+    assert.ok(copied.values >= 25);
+    assert.equal(withinBound(bound, copied.values, copied.bytes, resolvePolicy().maxWork), true);
+    const found = compare(schema, call);
+    assert.ok(found !== undefined && found.counted <= found.ceiling);
   });
 
   it('finds duplicates under a ceiling that counts uniqueItems: the pairwise scan still runs', () => {
