@@ -15,7 +15,7 @@ import { median } from './harness.ts';
 import { realCorpus } from './real-corpus.ts';
 import { sampleValid } from './sample-instance.ts';
 import { percentile, type Spread, spreadOf } from './spread.ts';
-import { bundleEdgeWorker, type RunningWorker, startWorkerd } from './workerd-direct.ts';
+import { bundleEdgeWorker, edgeConfigPath, type RunningWorker, startWorkerd } from './workerd-direct.ts';
 
 export type EdgeSetting = 'wrangler dev' | 'workerd';
 
@@ -137,7 +137,6 @@ const get = (url: string): (() => Promise<string>) => {
 
 async function startSetting(setting: EdgeSetting): Promise<{ edge: RunningWorker; trivial: RunningWorker }> {
   const trivial = writeTrivialWorker();
-  const edgeConfig = join(root, 'edge', 'wrangler.jsonc');
   if (setting === 'wrangler dev') {
     const edge = await startWranglerDev();
     try {
@@ -148,7 +147,7 @@ async function startSetting(setting: EdgeSetting): Promise<{ edge: RunningWorker
     }
   }
   const bundle = await bundleEdgeWorker();
-  const edge = await startWorkerd(edgeConfig, bundle, {});
+  const edge = await startWorkerd(edgeConfigPath, bundle, {});
   try {
     return { edge, trivial: await startWorkerd(trivial.config, trivial.script, {}) };
   } catch (error) {

@@ -18,7 +18,7 @@ import { freePort, startWranglerDev } from '../edge/test/helpers/wrangler-dev.ts
 import { serveFetchHandler } from '../examples/serve-fetch-handler.ts';
 import { createUpstream } from '../test/helpers/http-upstream.ts';
 import { median } from './harness.ts';
-import { bundleEdgeWorker, type RunningWorker, startWorkerd } from './workerd-direct.ts';
+import { bundleEdgeWorker, edgeConfigPath, type RunningWorker, startWorkerd } from './workerd-direct.ts';
 
 export interface LatencySummary {
   readonly p50Ms: number;
@@ -153,7 +153,6 @@ export async function measureGatewayLatency(calls = 300): Promise<GatewayLatency
   const running: RunningWorker[] = [];
   const callers: Caller[] = [];
   try {
-    const edgeConfig = fileURLToPath(new URL('../edge/wrangler.jsonc', import.meta.url));
     const passthroughConfig = fileURLToPath(new URL('./passthrough/wrangler.jsonc', import.meta.url));
     const passthroughScript = fileURLToPath(new URL('./passthrough/worker.js', import.meta.url));
     const edgeBundle = await bundleEdgeWorker();
@@ -161,7 +160,7 @@ export async function measureGatewayLatency(calls = 300): Promise<GatewayLatency
       direct: { url: served.origin, stop: async () => undefined },
       devGateway: await startWranglerDev(vars),
       devPassthrough: await startDevPassthrough(upstreamUrl),
-      workerdGateway: await startWorkerd(edgeConfig, edgeBundle, vars),
+      workerdGateway: await startWorkerd(edgeConfigPath, edgeBundle, vars),
       workerdPassthrough: await startWorkerd(passthroughConfig, passthroughScript, vars),
     };
     running.push(...Object.values(base));

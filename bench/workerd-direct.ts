@@ -11,6 +11,8 @@ import { unstable_getMiniflareWorkerOptions } from 'wrangler';
 import { buildPage } from '../scripts/build-page.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+/** The edge Worker's own config: what `wrangler dev` reads and what the direct workerd settings derive from. */
+export const edgeConfigPath = join(root, 'edge', 'wrangler.jsonc');
 
 export interface RunningWorker {
   readonly url: string;
@@ -47,7 +49,7 @@ async function bundleWorker(configPath: string, outDir: string): Promise<string>
  */
 export async function bundleEdgeWorker(): Promise<string> {
   await buildPage({ quiet: true });
-  return bundleWorker(join(root, 'edge', 'wrangler.jsonc'), join(root, '.cache', 'bench-edge-dist'));
+  return bundleWorker(edgeConfigPath, join(root, '.cache', 'bench-edge-dist'));
 }
 
 /**
