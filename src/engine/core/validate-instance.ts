@@ -36,7 +36,7 @@ export function validateInstance(context: ValidationContext, instance: unknown):
   // so an instance under it keeps them (the adapter drops `uniqueItems` only when told every array is free of
   // duplicates).
   let uniqueItemsHold = false;
-  if (exact || !withinBound(bound, copied.values, copied.bytes, policy.maxWork)) {
+  if (exact || !withinBound(bound, copied, policy.maxWork)) {
     const hugeNumbers = exact ? copied.numbers + context.checked.bigNumbers.length : 0;
     const estimate = estimateWork(context.checked, value, policy.maxWork, { multipleOfCost: 2 * hugeNumbers });
     if (estimate.overBudget) {

@@ -31,8 +31,31 @@ export type CopyResult =
       readonly numbers: number;
       /** How many JSON values (scalars, arrays and objects) it holds: caches weigh a copy by it. */
       readonly values: number;
+      /** The most characters (UTF-16 units) of object keys on one route from the root to a value. */
+      readonly keyPath: number;
+      /** Sums over the value's arrays (the work bound charges `uniqueItems` per array from them). */
+      readonly arrays: ArraySums;
     }
   | CopyFailure;
+
+/**
+ * Per array of n items holding N values below it in B bytes of JSON text (its brackets included), summed over
+ * every array of the value, nested ones included.
+ */
+export interface ArraySums {
+  /** Σ N */
+  readonly nodes: number;
+  /** Σ B */
+  readonly bytes: number;
+  /** Σ n² */
+  readonly itemPairs: number;
+  /** Σ n·N */
+  readonly itemNodes: number;
+  /** Σ n·B */
+  readonly itemBytes: number;
+}
+
+const noArrays: ArraySums = Object.freeze({ nodes: 0, bytes: 0, itemPairs: 0, itemNodes: 0, itemBytes: 0 });
 
 export interface CopyLimits {
   readonly maxBytes: number;
@@ -68,6 +91,9 @@ interface CopyState {
   hasHugeNumber: boolean;
   numbers: number;
   values: number;
+  keyPath: number;
+  /** Created at the first array. */
+  arrays: { nodes: number; bytes: number; itemPairs: number; itemNodes: number; itemBytes: number } | undefined;
 }
 
 type Container = Record<string, unknown> | unknown[];
@@ -88,11 +114,13 @@ export function copyJson(input: unknown, limits: CopyLimits): CopyResult {
     hasHugeNumber: false,
     numbers: 0,
     values: 0,
+    keyPath: 0,
+    arrays: undefined,
   };
   // The root sits in a one-element holder so that a site can point at it like at any other value.
   const holder: [unknown] = [undefined];
   try {
-    holder[0] = copyValue(state, input, 0, holder, 0);
+    holder[0] = copyValue(state, input, 0, holder, 0, 0);
     if (state.bytes > limits.maxBytes) throw new Stop('too_large', `${state.bytes} bytes, over ${limits.maxBytes}`);
     return {
       ok: true,
@@ -102,6 +130,8 @@ export function copyJson(input: unknown, limits: CopyLimits): CopyResult {
       hasHugeNumber: state.hasHugeNumber,
       numbers: state.numbers,
       values: state.values,
+      keyPath: state.keyPath,
+      arrays: state.arrays ?? noArrays,
     };
   } catch (error) {
     const stop = asStop(error);
@@ -129,7 +159,8 @@ function below(error: unknown, key: string | number): unknown {
   return stop;
 }
 
-function copyValue(state: CopyState, value: unknown, depth: number, container: Container, key: string | number): unknown {
+/** `keyPath`: the characters of the object keys from the root down to this value. */
+function copyValue(state: CopyState, value: unknown, depth: number, container: Container, key: string | number, keyPath: number): unknown {
   state.values++;
   if (typeof value !== 'object' || value === null) return copyScalar(state, value, container, key);
   const isArray = Array.isArray(value);
@@ -146,13 +177,24 @@ function copyValue(state: CopyState, value: unknown, depth: number, container: C
   if (isArray) {
     const length = value.length;
     const out: unknown[] = new Array(length);
+    const valuesBefore = state.values;
+    const bytesBefore = state.bytes;
     state.bytes += length === 0 ? 2 : 1 + length; // brackets and commas
     let i = 0;
     try {
-      for (; i < length; i++) out[i] = copyValue(state, value[i], depth + 1, out, i);
+      for (; i < length; i++) out[i] = copyValue(state, value[i], depth + 1, out, i, keyPath);
     } catch (error) {
       throw below(error, i);
     }
+    const nodes = state.values - valuesBefore;
+    const bytes = state.bytes - bytesBefore;
+    state.arrays ??= { nodes: 0, bytes: 0, itemPairs: 0, itemNodes: 0, itemBytes: 0 };
+    const sums = state.arrays;
+    sums.nodes += nodes;
+    sums.bytes += bytes;
+    sums.itemPairs += length * length;
+    sums.itemNodes += length * nodes;
+    sums.itemBytes += length * bytes;
     return out;
   }
   const out = createJsonObject();
@@ -166,7 +208,9 @@ function copyValue(state: CopyState, value: unknown, depth: number, container: C
       const child = (value as Record<string, unknown>)[k];
       if (child === undefined) continue;
       state.bytes += keyBytes + 3;
-      out[k] = copyValue(state, child, depth + 1, out, k);
+      const childPath = keyPath + k.length;
+      if (childPath > state.keyPath) state.keyPath = childPath;
+      out[k] = copyValue(state, child, depth + 1, out, k, childPath);
     } catch (error) {
       throw below(error, k);
     }

@@ -1,3 +1,4 @@
+import type { ArraySums } from '../json/copy-json.ts';
 import type { CheckedSchema } from '../policy/checked-schema.ts';
 import { branchTicks, freePathChars, hashTicks, pathCharsPerTick, tickCost, visitTicks } from './estimate-work.ts';
 import { type Plan, planWork } from './plan-work.ts';
@@ -22,26 +23,34 @@ export interface WorkBound {
   readonly scans: number;
 }
 
+/** What the instance copy counted (`copyJson`): all the ceiling reads of the instance. */
+export interface InstanceSize {
+  readonly values: number;
+  readonly bytes: number;
+  /** The most characters of object keys on one route from the root. */
+  readonly keyPath: number;
+  readonly arrays: ArraySums;
+}
+
 /**
- * The ceiling in ticks for an instance of these counts. A location's cost multiplies with depth, so it is not
+ * The ceiling in ticks for an instance of this size. A location's cost multiplies with depth, so it is not
  * linear; but every visit costs the estimate a whole visit, so there are at most `linear / visitTicks` of them,
- * and no location holds more instance keys than the instance has bytes, nor more schema names than `namePath`.
- * For a small instance (under `freePathChars` with the names) it adds nothing.
+ * and no location holds more instance keys than one route from the root has (`keyPath`), nor more schema names
+ * than `namePath`. For a small instance (under `freePathChars` with the names) it adds nothing.
  */
-export function ceilingTicks(bound: WorkBound, values: number, bytes: number): number {
-  const linear = bound.perValue * values + bound.perByte * bytes;
-  const chars = bytes + bound.namePath;
+export function ceilingTicks(bound: WorkBound, size: InstanceSize): number {
+  const linear = bound.perValue * size.values + bound.perByte * size.bytes;
+  const chars = size.keyPath + bound.namePath;
   const visits = linear / visitTicks;
   const located = chars > freePathChars ? linear + visits * ((chars - freePathChars) / pathCharsPerTick) : linear;
   if (bound.scans === 0) return located;
-  // For an array of n items holding N nodes in B bytes (n ≤ N ≤ values, B ≤ bytes), hashing it once costs at most
-  // 3·N + n·N + B/64 (a node and its key, 64 characters, and comparisons where hashes meet), and each scan
-  // n² + 2·n·(3·N + B/64). No value is an item of two arrays, so Σn ≤ values, and there are at most `values` arrays:
-  // over all of them, hashing is within 4·values² + values·bytes/64 and one scan of each within
-  // 7·values² + values·bytes/32.
-  const square = values * values;
-  const hashing = hashTicks * (4 * square + (values * bytes) / 64);
-  return located + (hashing + bound.scans * (7 * square + (values * bytes) / 32)) * tickCost;
+  // For an array of n items holding N nodes in B bytes, hashing it once costs at most 3·N + n·N + B/64 (a node
+  // and its key, 64 characters, and comparisons where hashes meet), and each scan n² + 2·n·(3·N + B/64). The copy
+  // summed those terms over the instance's arrays; each array is hashed once and scanned at most `scans` times.
+  const { arrays } = size;
+  const hashing = hashTicks * (3 * arrays.nodes + arrays.itemNodes + arrays.bytes / 64);
+  const scan = arrays.itemPairs + 6 * arrays.itemNodes + arrays.itemBytes / 32;
+  return located + (hashing + bound.scans * scan) * tickCost;
 }
 
 /** `null`: no static ceiling (references in a cycle, or `$recursiveRef`). */
@@ -57,9 +66,9 @@ export function workBound(checked: CheckedSchema): WorkBound | null {
   return bound;
 }
 
-/** Whether an instance with these counts is certainly within `budget` visits. */
-export function withinBound(bound: WorkBound | null, values: number, bytes: number, budget: number): boolean {
-  return bound !== null && ceilingTicks(bound, values, bytes) <= budget * visitTicks;
+/** Whether an instance of this size is certainly within `budget` visits. */
+export function withinBound(bound: WorkBound | null, size: InstanceSize, budget: number): boolean {
+  return bound !== null && ceilingTicks(bound, size) <= budget * visitTicks;
 }
 
 /** The plans a plan applies to the same value: its reference, `not`/`if`/`then`/`else`, branches, dependent schemas. */

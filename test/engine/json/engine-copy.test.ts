@@ -37,6 +37,49 @@ describe('copyJson', () => {
     );
   });
 
+  it('counts the longest route of keys and the sums over arrays that the work ceiling reads (fast-check)', () => {
+    // Independently: each array's items n, the values N below it and the bytes B of its JSON text.
+    const expected = (root: unknown) => {
+      const sums = { nodes: 0, bytes: 0, itemPairs: 0, itemNodes: 0, itemBytes: 0 };
+      let keyPath = 0;
+      const visit = (value: unknown, path: number): void => {
+        keyPath = Math.max(keyPath, path);
+        if (Array.isArray(value)) {
+          const n = value.length;
+          const below = nodes(value) - 1;
+          const bytes = Buffer.byteLength(JSON.stringify(value));
+          sums.nodes += below;
+          sums.bytes += bytes;
+          sums.itemPairs += n * n;
+          sums.itemNodes += n * below;
+          sums.itemBytes += n * bytes;
+          for (const item of value) visit(item, path);
+        } else if (typeof value === 'object' && value !== null)
+          for (const [key, child] of Object.entries(value)) visit(child, path + key.length);
+      };
+      visit(root, 0);
+      return { keyPath, arrays: sums };
+    };
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 5 }), (value) => {
+        const copied = copyJson(value, limits);
+        assert.ok(copied.ok);
+        assert.deepEqual({ keyPath: copied.keyPath, arrays: { ...copied.arrays } }, expected(value));
+      }),
+      { numRuns: 500, seed: 20261204 },
+    );
+    const copied = copyJson({ ab: { cde: [1, { f: [] }] }, g: 'x' }, limits);
+    assert.ok(copied.ok);
+    // ab + cde + f; the arrays: [1,{"f":[]}] (2 items, 3 values below it, 12 bytes) and [] (0 items, 2 bytes).
+    assert.deepEqual(
+      { keyPath: copied.keyPath, arrays: { ...copied.arrays } },
+      {
+        keyPath: 6,
+        arrays: { nodes: 3, bytes: 14, itemPairs: 4, itemNodes: 6, itemBytes: 24 },
+      },
+    );
+  });
+
   it('counts every key of a wide object with escapes and non-ASCII characters', () => {
     const wide = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`é${i}"`, i]));
     for (let round = 0; round < 2; round++) {

@@ -28,7 +28,7 @@ function compare(schema: CheckedSchema, instance: unknown): { ceiling: number; c
   if (!copied.ok) assert.fail(copied.detail);
   const counted = estimateWork(schema, copied.holder[0], 1e12).work * 16;
   // `work` is rounded up to whole visits.
-  return { ceiling: Math.ceil(ceilingTicks(bound, copied.values, copied.bytes) / 16) * 16, counted };
+  return { ceiling: Math.ceil(ceilingTicks(bound, copied) / 16) * 16, counted };
 }
 
 describe('the static work ceiling', () => {
@@ -233,7 +233,7 @@ describe('the static work ceiling', () => {
     );
   });
 
-  it('charges uniqueItems by the square of the instance: a few tags skip the co-walk, a long list does not', () => {
+  it('charges uniqueItems by the square of each array: a few tags skip the co-walk, a long list does not', () => {
     const schema = checked({ properties: { tags: { type: 'array', uniqueItems: true, items: { type: 'string' } } } });
     const bound = workBound(schema);
     assert.equal(bound?.scans, 1);
@@ -241,13 +241,13 @@ describe('the static work ceiling', () => {
     assert.ok(plain !== null && plain.scans === 0);
     const few = copyJson({ tags: ['a', 'b', 'a'] }, limits);
     assert.ok(few.ok);
-    assert.ok(ceilingTicks(bound, few.values, few.bytes) > ceilingTicks(plain, few.values, few.bytes));
-    assert.equal(withinBound(bound, few.values, few.bytes, resolvePolicy().maxWork), true);
-    // 200 tags are well within the ceiling of the plain schema, but their pairwise scan is not.
-    const many = copyJson({ tags: Array.from({ length: 200 }, (_, i) => `t${i}`) }, limits);
+    assert.ok(ceilingTicks(bound, few) > ceilingTicks(plain, few));
+    assert.equal(withinBound(bound, few, resolvePolicy().maxWork), true);
+    // 1,000 tags are well within the ceiling of the plain schema, but their pairwise scan is not.
+    const many = copyJson({ tags: Array.from({ length: 1000 }, (_, i) => `t${i}`) }, limits);
     assert.ok(many.ok);
-    assert.equal(withinBound(plain, many.values, many.bytes, resolvePolicy().maxWork), true);
-    assert.equal(withinBound(bound, many.values, many.bytes, resolvePolicy().maxWork), false);
+    assert.equal(withinBound(plain, many, resolvePolicy().maxWork), true);
+    assert.equal(withinBound(bound, many, resolvePolicy().maxWork), false);
     for (const instance of [{ tags: ['a', 'b', 'a'] }, { tags: Array.from({ length: 40 }, () => 'same') }]) {
       const found = compare(schema, instance);
       assert.ok(found !== undefined && found.counted <= found.ceiling, `estimate ${found?.counted} over ${found?.ceiling}`);
@@ -337,6 +337,54 @@ describe('the static work ceiling', () => {
     assert.ok(found.counted <= found.ceiling, `estimate ${found.counted} ticks over the ceiling ${found.ceiling}`);
   });
 
+  it("charges each array's hashing and scans by its own items, values and bytes", () => {
+    const once = checked({ properties: { list: { uniqueItems: true } } });
+    // Eight scans of each list: there the scans, not the hashing, decide the ceiling.
+    const eight = checked({ properties: { list: { allOf: Array.from({ length: 8 }, () => ({ uniqueItems: true })) } } });
+    assert.equal(workBound(eight)?.scans, 8);
+    const item = (i: number) => Object.fromEntries(Array.from({ length: 10 }, (_, k) => [`k${k}`, `${i}-${k}`]));
+    const cases: [CheckedSchema, unknown][] = [
+      // One item: nothing to compare, but hashing reads its 64,000 characters.
+      [once, { list: ['x'.repeat(64_000)] }],
+      // 40 objects whose last two are equal: each scan runs to row 39, comparing whole objects where hashes meet.
+      [eight, { list: [...Array.from({ length: 39 }, (_, i) => item(i)), item(38)] }],
+      // The same nested one level down, beside a long flat list of numbers.
+      [eight, { list: [[...Array.from({ length: 20 }, (_, i) => item(i)), item(19)], Array.from({ length: 300 }, (_, i) => i)] }],
+    ];
+    for (const [schema, instance] of cases) {
+      const found = compare(schema, instance);
+      assert.ok(found !== undefined && found.counted <= found.ceiling, `estimate ${found?.counted} over ${found?.ceiling}`);
+    }
+  });
+
+  it('lets a short unique list skip the co-walk under many branches that may scan it', () => {
+    // 60 variants of one object behind references, each with a unique list: one array can get 60 scans, so a
+    // ceiling that charged each scan the square of the whole instance would send every call to the co-walk.
+    const variant = (i: number) => ({
+      type: 'object',
+      properties: {
+        kind: { const: `v${i}` },
+        tags: { type: 'array', items: { type: 'string' }, uniqueItems: true },
+        size: { type: 'integer' },
+      },
+    });
+    const $defs = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`v${i}`, variant(i)]));
+    const schema = checked({ $defs, anyOf: Array.from({ length: 60 }, (_, i) => ({ $ref: `#/$defs/v${i}` })) });
+    const call = {
+      kind: 'v59',
+      tags: ['a', 'b', 'c'],
+      size: 3,
+      extra: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`f${i}`, i])),
+    };
+    const bound = workBound(schema);
+    const copied = copyJson(call, limits);
+    assert.ok(bound !== null && copied.ok && bound.scans === 60, `scans ${bound?.scans}`);
+    assert.ok(copied.values >= 35);
+    assert.equal(withinBound(bound, copied, resolvePolicy().maxWork), true);
+    const found = compare(schema, call);
+    assert.ok(found !== undefined && found.counted <= found.ceiling);
+  });
+
   it('lets a tool call with a short unique list skip the co-walk', () => {
     // A flat tool schema with one `uniqueItems` list among a dozen fields, and a typical call of ~30 values.
     const schema = checked({
@@ -365,7 +413,7 @@ describe('the static work ceiling', () => {
     const copied = copyJson(call, limits);
     assert.ok(bound !== null && copied.ok && bound.scans === 1);
     assert.ok(copied.values >= 25);
-    assert.equal(withinBound(bound, copied.values, copied.bytes, resolvePolicy().maxWork), true);
+    assert.equal(withinBound(bound, copied, resolvePolicy().maxWork), true);
     const found = compare(schema, call);
     assert.ok(found !== undefined && found.counted <= found.ceiling);
   });
@@ -389,12 +437,12 @@ describe('the static work ceiling', () => {
     assert.ok(bound !== null);
     const copied = copyJson(small.valid, limits);
     assert.ok(copied.ok);
-    assert.equal(withinBound(bound, copied.values, copied.bytes, resolvePolicy().maxWork), true);
+    assert.equal(withinBound(bound, copied, resolvePolicy().maxWork), true);
     // 100,000 unknown properties: far past the ceiling, so the estimate runs (and answers within the budget).
     const wide = Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`k${i}`, i]));
     const copiedWide = copyJson(wide, limits);
     assert.ok(copiedWide.ok);
-    assert.equal(withinBound(bound, copiedWide.values, copiedWide.bytes, resolvePolicy().maxWork), false);
+    assert.equal(withinBound(bound, copiedWide, resolvePolicy().maxWork), false);
   });
 
   it('never lets an instance past the budget: the answer is the same with a budget just under the estimate', () => {
