@@ -55,8 +55,6 @@ export interface ArraySums {
   readonly itemBytes: number;
 }
 
-const noArrays: ArraySums = Object.freeze({ nodes: 0, bytes: 0, itemPairs: 0, itemNodes: 0, itemBytes: 0 });
-
 export interface CopyLimits {
   readonly maxBytes: number;
   readonly maxDepth: number;
@@ -92,8 +90,7 @@ interface CopyState {
   numbers: number;
   values: number;
   keyPath: number;
-  /** Created at the first array. */
-  arrays: { nodes: number; bytes: number; itemPairs: number; itemNodes: number; itemBytes: number } | undefined;
+  readonly arrays: { -readonly [K in keyof ArraySums]: number };
 }
 
 type Container = Record<string, unknown> | unknown[];
@@ -115,7 +112,7 @@ export function copyJson(input: unknown, limits: CopyLimits): CopyResult {
     numbers: 0,
     values: 0,
     keyPath: 0,
-    arrays: undefined,
+    arrays: { nodes: 0, bytes: 0, itemPairs: 0, itemNodes: 0, itemBytes: 0 },
   };
   // The root sits in a one-element holder so that a site can point at it like at any other value.
   const holder: [unknown] = [undefined];
@@ -131,7 +128,7 @@ export function copyJson(input: unknown, limits: CopyLimits): CopyResult {
       numbers: state.numbers,
       values: state.values,
       keyPath: state.keyPath,
-      arrays: state.arrays ?? noArrays,
+      arrays: state.arrays,
     };
   } catch (error) {
     const stop = asStop(error);
@@ -188,7 +185,6 @@ function copyValue(state: CopyState, value: unknown, depth: number, container: C
     }
     const nodes = state.values - valuesBefore;
     const bytes = state.bytes - bytesBefore;
-    state.arrays ??= { nodes: 0, bytes: 0, itemPairs: 0, itemNodes: 0, itemBytes: 0 };
     const sums = state.arrays;
     sums.nodes += nodes;
     sums.bytes += bytes;
