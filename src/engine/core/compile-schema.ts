@@ -59,7 +59,15 @@ export function compileSchema(
     // A holder of both `$ref` and `$recursiveRef` has two targets: leave it to the adapter's own indexer.
     if (found?.length === 1 && found[0] !== undefined) refTargets.set(node, found[0]);
   }
-  const compiled = adapter.compile({ schema: root, dialect, base: index.rootUri, refNodes, refTargets, anchors: index.anchors });
+  const compiled = adapter.compile({
+    schema: root,
+    dialect,
+    base: index.rootUri,
+    refNodes,
+    refTargets,
+    anchors: index.anchors,
+    patternKeys: checked.checked.patternKeys,
+  });
   if (compiled.status === 'refused') return compiled;
   const context = validationContext(compiled.compiled, checked.checked, adapter, policy);
   return {

@@ -35,6 +35,11 @@ export type CopyResult =
       readonly keyPath: number;
       /** Sums over the value's arrays (the work bound charges `uniqueItems` per array from them). */
       readonly arrays: ArraySums;
+      /**
+       * Whether some object of the copy has an own key `pattern` or `patternProperties`: what `hasPatternKeys`
+       * answers for the copy, found on the way, so a schema is not walked again to learn it.
+       */
+      readonly patternKeys: boolean;
     }
   | CopyFailure;
 
@@ -91,6 +96,7 @@ interface CopyState {
   values: number;
   keyPath: number;
   readonly arrays: { -readonly [K in keyof ArraySums]: number };
+  patternKeys: boolean;
 }
 
 type Container = Record<string, unknown> | unknown[];
@@ -113,6 +119,7 @@ export function copyJson(input: unknown, limits: CopyLimits): CopyResult {
     values: 0,
     keyPath: 0,
     arrays: { nodes: 0, bytes: 0, itemPairs: 0, itemNodes: 0, itemBytes: 0 },
+    patternKeys: false,
   };
   // The root sits in a one-element holder so that a site can point at it like at any other value.
   const holder: [unknown] = [undefined];
@@ -129,6 +136,7 @@ export function copyJson(input: unknown, limits: CopyLimits): CopyResult {
       values: state.values,
       keyPath: state.keyPath,
       arrays: state.arrays,
+      patternKeys: state.patternKeys,
     };
   } catch (error) {
     const stop = asStop(error);
@@ -206,6 +214,7 @@ function copyValue(state: CopyState, value: unknown, depth: number, container: C
       state.bytes += keyBytes + 3;
       const childPath = keyPath + k.length;
       if (childPath > state.keyPath) state.keyPath = childPath;
+      if (k === 'pattern' || k === 'patternProperties') state.patternKeys = true;
       out[k] = copyValue(state, child, depth + 1, out, k, childPath);
     } catch (error) {
       throw below(error, k);

@@ -60,6 +60,7 @@ export function checkSchema(schema: unknown, policy: Policy, formats: FormatMode
       bigNumbers: copied.bigNumbers,
       bytes: copied.bytes,
       values: copied.values,
+      patternKeys: copied.patternKeys,
       retained: walked.retained,
       targets: refs.targets,
     },

@@ -17,6 +17,8 @@ export interface CheckedSchema {
   readonly bytes: number;
   /** JSON values in the schema (scalars, arrays and objects). */
   readonly values: number;
+  /** Whether some object of `root` has an own key `pattern` or `patternProperties` (over-approximates, as `hasPatternKeys`). */
+  readonly patternKeys: boolean;
   /** Heap bytes the compiled schema will retain, as estimated before compiling (within `maxCompiledBytes`). */
   readonly retained: number;
   /** Each `$ref`/`$recursiveRef` holder's targets, as `resolveRefs` found them (the work estimate follows them). */

@@ -1,8 +1,10 @@
 // The engine's instance copy (src/engine/json/copy-json.ts): what it counts, what it refuses and where.
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { copyJson, jsonObjectPrototype } from '../../../src/engine/json/copy-json.ts';
+import { hasPatternKeys } from '../../../src/engine/schema/pattern-keys.ts';
 
 const limits = { maxBytes: 1 << 24, maxDepth: 64 };
 
@@ -155,5 +157,51 @@ describe('copyJson', () => {
       assert.ok(copied.ok);
       assert.equal(copied.bytes, JSON.stringify([value]).length, String(value));
     }
+  });
+
+  it('finds a `pattern` or `patternProperties` key wherever it stands, as hasPatternKeys does (fast-check, real tools)', () => {
+    // Keys drawn mostly from the two names and their near misses, so both answers come up often.
+    const key = fc.constantFrom('pattern', 'patternProperties', 'Pattern', 'patterns', 'type', 'properties', 'x');
+    const tree = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, fc.integer(), fc.string(), tie('object'), fc.array(tie('value'), { maxLength: 3 })),
+      object: fc.dictionary(key, tie('value'), { maxKeys: 3 }),
+    })).value;
+    let found = 0;
+    fc.assert(
+      fc.property(tree, (value) => {
+        const copied = copyJson(value, limits);
+        assert.ok(copied.ok);
+        assert.equal(copied.patternKeys, hasPatternKeys(value));
+        if (copied.patternKeys) found++;
+      }),
+      { numRuns: 1_000, seed: 20261205 },
+    );
+    assert.ok(found > 100 && found < 900, `${found} of 1,000 with a pattern key`);
+    // Under a property name, inside a constant: over-approximated alike. A key whose value is undefined is not copied.
+    const cases: [unknown, boolean][] = [
+      [{ properties: { pattern: { type: 'string' } } }, true],
+      [{ const: [{ patternProperties: 1 }] }, true],
+      [{ type: 'string', description: 'pattern' }, false],
+      [{ pattern: undefined }, false],
+    ];
+    for (const [value, expected] of cases) {
+      const copied = copyJson(value, limits);
+      assert.ok(copied.ok);
+      assert.equal(copied.patternKeys, expected, JSON.stringify(value));
+    }
+    const dir = new URL('../../fixtures/real-world/servers/', import.meta.url);
+    const answers = { true: 0, false: 0 };
+    for (const file of readdirSync(dir).filter((name) => name.endsWith('.json'))) {
+      const { result } = JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as { result: { tools: Record<string, unknown>[] } };
+      for (const tool of result.tools)
+        for (const schema of [tool.inputSchema, tool.outputSchema]) {
+          if (schema === undefined) continue;
+          const copied = copyJson(schema, limits);
+          assert.ok(copied.ok);
+          assert.equal(copied.patternKeys, hasPatternKeys(schema), `${file} ${String(tool.name)}`);
+          answers[copied.patternKeys ? 'true' : 'false']++;
+        }
+    }
+    assert.ok(answers.true > 0 && answers.false > 0, JSON.stringify(answers));
   });
 });

@@ -71,7 +71,7 @@ function compileWithCfworker(input: AdapterCompileInput): ReturnType<SchemaValid
   }
   const draft = cfworkerDrafts[dialect];
   // cfworker runs `pattern`/`patternProperties` with `new RegExp`; inside this scope that is the linear matcher.
-  const patterns = hasPatternKeys(schema);
+  const patterns = input.patternKeys ?? hasPatternKeys(schema);
   const walk = (instance: unknown, root: unknown, lookup: unknown, shortCircuit: boolean): ReturnType<typeof validate> => {
     const schema = root as Parameters<typeof validate>[1];
     const refs = lookup as Parameters<typeof validate>[3];
