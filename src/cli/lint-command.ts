@@ -36,6 +36,10 @@ export async function lintCommand(open: (policy: Partial<Policy>) => Promise<Val
   validator.stats().catch(() => {});
   const { tools, revision, text } = await loadTools(io, options, progress);
   progress.listed(tools.length);
+  // Every batch is asked for first, and posted in the next turn, so the worker compiles while this thread judges
+  // the whole list below (tens of ms on thousands of tools); the verdicts are read only after that.
+  const batches = compileInBatches(validator, tools);
+  await new Promise((resolve) => setImmediate(resolve));
   // The file is one list however it is batched: a name repeated in another batch is refused here, in every batch.
   // A server's list is judged by the revision it was listed in; a file names none, so its outputSchema roots stand.
   const forced = toolListRefusals(tools, new Map(), revision);
@@ -44,7 +48,7 @@ export async function lintCommand(open: (policy: Partial<Policy>) => Promise<Val
   const otherForced = other === undefined ? [] : toolListRefusals(tools, new Map(), other);
   const verdicts: LintVerdict[] = [];
   let otherRefused = 0;
-  for await (const batch of compileInBatches(validator, tools)) {
+  for await (const batch of batches) {
     for (const compiled of batch) {
       const i = verdicts.length;
       const verdict = forced[i] ?? compiled;
@@ -150,12 +154,15 @@ export const lintBatch = 256;
  * what is queued in one tick as one message per 256 requests, each tool still with its own compile budget), and
  * yields each call's verdicts in order as they arrive, so output streams while later batches compile.
  */
-async function* compileInBatches(validator: Validator, tools: readonly unknown[]): AsyncGenerator<readonly ToolVerdict[]> {
+function compileInBatches(validator: Validator, tools: readonly unknown[]): AsyncIterable<readonly ToolVerdict[]> {
+  // Asked for now, not when iteration starts (as a generator's body would be).
   const pending: Promise<readonly ToolVerdict[]>[] = [];
   for (let i = 0; i < tools.length; i += lintBatch) pending.push(validator.compileTools(tools.slice(i, i + lintBatch)));
   // The first failure is reported (in order); the later ones must not surface as unhandled rejections.
   for (const call of pending) call.catch(() => {});
-  for (const call of pending) yield await call;
+  return (async function* () {
+    for (const call of pending) yield await call;
+  })();
 }
 
 /** `{"tools":[...]}`, a bare array, or a whole JSON-RPC response `{"result":{"tools":[...]}}`. */
