@@ -1,6 +1,7 @@
 // Section 12h: cold compile of a whole corpus. Each time a fresh engine compiles every tool (policy pass, copy,
 // fingerprints, cfworker's construction) against raw cfworker constructing a validator for every schema from a copy
 // (it stamps what it is given); the two alternate, `coldPerRound` compiles a round, and the first round only warms the JIT.
+// The engine is passed in: the compiled one of dist/ (as installed), or the sources under tsx.
 import { Validator } from '@cfworker/json-schema';
 import { createEngine, type HashText } from '../src/engine/index.ts';
 import type { CorpusTool } from './corpus.ts';
@@ -24,7 +25,12 @@ export interface ColdCompile {
  */
 export const coldPerRound = 4;
 
-export function measureColdCompile(tools: readonly CorpusTool[], runs = 5, hashText?: HashText): ColdCompile {
+export function measureColdCompile(
+  tools: readonly CorpusTool[],
+  runs = 5,
+  hashText?: HashText,
+  engineOf: typeof createEngine = createEngine,
+): ColdCompile {
   const schemas = tools.flatMap((tool) => (tool.outputSchema === undefined ? [tool.inputSchema] : [tool.inputSchema, tool.outputSchema]));
   const drafts = schemas.map(cfworkerDraft);
   const ours: number[] = [];
@@ -35,7 +41,7 @@ export function measureColdCompile(tools: readonly CorpusTool[], runs = 5, hashT
     for (let k = 0; k < coldPerRound; k++) {
       const list = JSON.parse(JSON.stringify(tools)) as unknown[];
       const started = performance.now();
-      createEngine(hashText === undefined ? {} : { hashText }).compileTools(list);
+      engineOf(hashText === undefined ? {} : { hashText }).compileTools(list);
       schemavalMs += (performance.now() - started) / coldPerRound;
     }
     const started = performance.now();

@@ -1,7 +1,9 @@
 // Section 10 of `npm run bench`: the engine as users run it (dist/, compiled by tsc) against the sources under tsx,
 // on the fixtures' valid and invalid arguments, in one process. Issue #11: compiled output must not be slower.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { HashText } from '../src/engine/index.ts';
 import * as sources from '../src/engine/index.ts';
 import type { Fixture } from './fixtures.ts';
 import { formatTable } from './format-table.ts';
@@ -9,6 +11,7 @@ import { formatNs } from './format-units.ts';
 import { defaultHarnessOptions, type Measurement, measure, pairedRatio } from './harness.ts';
 
 const compiledEntry = new URL('../dist/src/engine/index.js', import.meta.url);
+const root = fileURLToPath(new URL('..', import.meta.url));
 
 export interface CompiledRow {
   readonly name: string;
@@ -21,8 +24,33 @@ export function hasCompiledEngine(): boolean {
   return existsSync(fileURLToPath(compiledEntry));
 }
 
+/** The engine and the Node worker's hash as dist/ holds them (needs `npm run build` first). */
+export async function loadCompiledEngine(): Promise<{ engine: typeof sources; nodeHashText: HashText }> {
+  const engine = (await import(compiledEntry.href)) as typeof sources;
+  const hash = (await import(new URL('../dist/src/worker/node-hash.js', import.meta.url).href)) as { nodeHashText: HashText };
+  return { engine, nodeHashText: hash.nodeHashText };
+}
+
+/**
+ * Source files changed after dist/ was built (the bench builds dist/ only when it is missing, since other processes
+ * of a shared tree may be reading it), so a figure measured on dist/ says what it measured.
+ */
+export function sourcesNewerThanDist(): string[] {
+  const builtAt = statSync(fileURLToPath(compiledEntry)).mtimeMs;
+  const newer: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.ts') && statSync(path).mtimeMs > builtAt) newer.push(path.slice(root.length));
+    }
+  };
+  walk(join(root, 'src'));
+  return newer;
+}
+
 export async function measureCompiledEngine(fixtures: readonly Fixture[]): Promise<CompiledRow[]> {
-  const compiled = (await import(compiledEntry.href)) as typeof sources;
+  const compiled = (await loadCompiledEngine()).engine;
   const rows: CompiledRow[] = [];
   for (const fixture of fixtures) {
     const fromSources = sources.compileSchema(fixture.schema);

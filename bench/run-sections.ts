@@ -14,7 +14,7 @@ import { capacityLines, measureCapacity } from './capacity.ts';
 import { type CliStart, cliStartLines, cliStartSummary, cliStartTarget, measureCliStart } from './cli-start.ts';
 import { coldPerRound, measureColdCompile } from './cold-compile.ts';
 import { type CompileTaskId, compileTasks } from './compile-tasks.ts';
-import { compiledTable, hasCompiledEngine, measureCompiledEngine } from './compiled-engine.ts';
+import { compiledTable, hasCompiledEngine, loadCompiledEngine, measureCompiledEngine, sourcesNewerThanDist } from './compiled-engine.ts';
 import { type Contender, checkAgreement, createContenders } from './contenders.ts';
 import { buildCorpus, corpusSize, corpusStats, largeSizesKiB, largeToolSchema } from './corpus.ts';
 import { prepareCalls } from './corpus-calls.ts';
@@ -306,6 +306,11 @@ if (runReal) {
       `${(realStats.largestBytes / 1024).toFixed(1)} KiB) and the generated one (section 11); load average ${loadAverage()}`,
   );
   const sections12Started = performance.now();
+  if (!hasCompiledEngine()) buildDist();
+  const compiled = await loadCompiledEngine();
+  const stale = sourcesNewerThanDist();
+  if (stale.length > 0)
+    console.log(`\n   note: dist/ is older than ${stale.length} source file(s) (${stale.slice(0, 3).join(', ')}): run npm run build first`);
   const sides: { real: CorpusSide; generated: CorpusSide } = { real: {}, generated: {} };
   const largeSchemas = { real: buildLargeSchema(), generated: largeToolSchema(Math.max(...largeSizesKiB), 0) };
   for (const side of ['real', 'generated'] as const) {
@@ -320,23 +325,27 @@ if (runReal) {
     console.log(indent(corpusPathLines(paths)));
     const large = await measureLargeCase(sideEngine, largeSchemas[side], '7');
     console.log(indent(largeCaseLines(large, side === 'real' ? 'real 84 KB' : `generated ${Math.max(...largeSizesKiB)} KiB`)));
-    // node:crypto, as the Node worker hashes (src/worker/node-hash.ts); the portable SHA-256 of browsers and workerd apart.
+    // The engine as installed (dist/, as `schemaval/engine` ships it; the CLI and the Node worker bundle the same
+    // code), hashed with node:crypto as the Node worker hashes; the portable SHA-256 of browsers and workerd apart,
+    // and the sources under tsx (its keepNames wrappers cost ~10% here) for comparison with runs before this one.
     // 15 rounds: one real-corpus compile takes ~15 ms, so 5 rounds left the median to a single noisy one.
-    const cold = measureColdCompile(tools, 15, nodeHashText);
-    const coldPortable = measureColdCompile(tools, 15);
-    for (const [run, hashName] of [
-      [cold, 'node:crypto'],
-      [coldPortable, '@noble/hashes'],
+    const cold = measureColdCompile(tools, 15, compiled.nodeHashText, compiled.engine.createEngine);
+    const coldPortable = measureColdCompile(tools, 15, undefined, compiled.engine.createEngine);
+    const coldSources = measureColdCompile(tools, 15, nodeHashText);
+    for (const [run, how] of [
+      [cold, 'dist/, node:crypto'],
+      [coldPortable, 'dist/, @noble/hashes'],
+      [coldSources, 'sources under tsx, node:crypto'],
     ] as const) {
       console.log(
-        `     cold compileTools (fresh engine, ${hashName}) ${formatSpreadOf(run.schemavalMs, (v) => v.toFixed(0))} ms vs raw cfworker ` +
+        `     cold compileTools (fresh engine, ${how}) ${formatSpreadOf(run.schemavalMs, (v) => v.toFixed(0))} ms vs raw cfworker ` +
           `${formatSpreadOf(run.cfworkerMs, (v) => v.toFixed(0))} ms for ${run.schemas} schemas (copies included), a compile; min/median/max of ${run.runs} rounds of ${coldPerRound}`,
       );
     }
     const lintTools = side === 'real' ? realCopies(real21, corpusSize, true) : generated21;
     const lint = measureCorpusLint(lintTools);
     console.log(indent(corpusLintLines(lint, lintTools.length).map((line) => `   ${line}`)));
-    sides[side] = { paths, large, cold, coldPortable, lint };
+    sides[side] = { paths, large, cold, coldPortable, coldSources, lint };
   }
   const realAsGatheredLint = measureCorpusLint(real21, 3);
   console.log(
