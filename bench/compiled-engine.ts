@@ -3,7 +3,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { HashText } from '../src/engine/index.ts';
 import * as sources from '../src/engine/index.ts';
 import type { Fixture } from './fixtures.ts';
 import { formatTable } from './format-table.ts';
@@ -25,9 +24,9 @@ export function hasCompiledEngine(): boolean {
 }
 
 /** The engine and the Node worker's hash as dist/ holds them (needs `npm run build` first). */
-export async function loadCompiledEngine(): Promise<{ engine: typeof sources; nodeHashText: HashText }> {
+export async function loadCompiledEngine(): Promise<{ engine: typeof sources; nodeHashText: sources.HashText }> {
   const engine = (await import(compiledEntry.href)) as typeof sources;
-  const hash = (await import(new URL('../dist/src/worker/node-hash.js', import.meta.url).href)) as { nodeHashText: HashText };
+  const hash = (await import(new URL('../dist/src/worker/node-hash.js', import.meta.url).href)) as { nodeHashText: sources.HashText };
   return { engine, nodeHashText: hash.nodeHashText };
 }
 
@@ -37,16 +36,9 @@ export async function loadCompiledEngine(): Promise<{ engine: typeof sources; no
  */
 export function sourcesNewerThanDist(): string[] {
   const builtAt = statSync(fileURLToPath(compiledEntry)).mtimeMs;
-  const newer: string[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.ts') && statSync(path).mtimeMs > builtAt) newer.push(path.slice(root.length));
-    }
-  };
-  walk(join(root, 'src'));
-  return newer;
+  return readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' })
+    .map((file) => join('src', file))
+    .filter((file) => file.endsWith('.ts') && statSync(join(root, file)).mtimeMs > builtAt);
 }
 
 export async function measureCompiledEngine(fixtures: readonly Fixture[]): Promise<CompiledRow[]> {
