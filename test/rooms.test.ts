@@ -56,7 +56,13 @@ describe('rooms', () => {
 
   it('tests mirror the layers and rooms they test', () => {
     // Repo-wide checks stay at the top; the edge's workerd/ folder holds the tests that run the real runtime.
-    const topLevel = ['test/layers.test.ts', 'test/rooms.test.ts', 'test/deploy-script.test.ts', 'edge/test/edge-layers.test.ts'];
+    const topLevel = [
+      'test/layers.test.ts',
+      'test/rooms.test.ts',
+      'test/deploy-script.test.ts',
+      'test/lockfile.test.ts',
+      'edge/test/edge-layers.test.ts',
+    ];
     const homes: Record<string, string> = { test: 'src', 'test/engine': 'src/engine', 'edge/test': 'edge/src' };
     for (const base of ['test', 'edge/test']) {
       for (const file of files(base).filter((path) => path.endsWith('.test.ts'))) {
