@@ -11,7 +11,9 @@ export function describeValue(value: unknown, exact?: (value: unknown) => string
   if (precise !== undefined) return truncate(precise, 60);
   let text: string;
   try {
-    if (exact === undefined) text = JSON.stringify(value) ?? String(value);
+    // A scalar has no nested numbers, and `exact` has already passed on it: a replacer (about 1.5 µs a call,
+    // the most of an enum issue's message) would change nothing.
+    if (exact === undefined || typeof value !== 'object' || value === null) text = JSON.stringify(value) ?? String(value);
     else {
       // Nested numbers: swap them for unique strings, then write the digits back unquoted.
       const swapped: string[] = [];
