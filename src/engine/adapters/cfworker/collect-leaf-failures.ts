@@ -96,7 +96,8 @@ function collectRange(context: Context, start: number, end: number, sink: Sink, 
       if (requiredLike(unit, next > i + 1)) {
         // cfworker writes one unit per missing name, in the keyword's order, one after another.
         // (array-form `dependencies` may have schema-form siblings in between).
-        const before = units[previous];
+        // Never `units[-1]`: V8 looks a negative index up as a named property, up the prototype chain, on every call.
+        const before = previous >= 0 ? units[previous] : undefined;
         const same =
           before !== undefined && before.keywordLocation === unit.keywordLocation && before.instanceLocation === unit.instanceLocation;
         if (same) {
@@ -127,7 +128,7 @@ function alternatives(context: Context, at: number, sink: Sink, propertyName: bo
   const branches: { index: number; sink: Sink }[] = [];
   for (let i = at + 1; i < (ends[at] as number); i = ends[i] as number) {
     const index = Number.parseInt((units[i] as OutputUnitLike).keywordLocation.slice(prefixLength), 10);
-    const last = branches[branches.length - 1];
+    const last = branches.length > 0 ? branches[branches.length - 1] : undefined;
     let branch = last?.index === index ? last : undefined;
     // Indexes only grow; a repeat (not expected) joins its branch rather than count it twice.
     if (branch === undefined && last !== undefined && index < last.index) branch = branches.find((known) => known.index === index);
