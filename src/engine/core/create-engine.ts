@@ -4,6 +4,7 @@ import type { ToolVerdict } from '../../protocol/tool.ts';
 import { answerOutcome, splitElicitationAnswer } from '../forms/check-elicitation-schema.ts';
 import { canonicalJson } from '../json/canonical-json.ts';
 import { type HashText, hashText, toolCanonicalJson } from '../json/fingerprint.ts';
+import { type JsonSnapshot, matchesSnapshot, snapshotOf } from '../json/json-snapshot.ts';
 import { parseJson } from '../json/parse-json.ts';
 import { resolvePolicy } from '../policy/policy.ts';
 import type { FormatMode } from '../schema/schema-types.ts';
@@ -111,14 +112,13 @@ export function createEngine(options: EngineOptions & { readonly adapter: Schema
   );
   const counters = { compiles: 0, cacheHits: 0, validations: 0 };
   // A schema object seen before is found by identity, so `validate(schemaObject, …)` and `validateElicitation` hash
-  // nothing on a repeat: only for a deeply frozen object (`isDeepFrozenJson`), which no caller can change after we
-  // hashed it. Any other object is canonicalised and hashed on every call, so a mutation always takes effect. A
-  // WeakMap holds nothing alive: an entry (a 64-character fingerprint) goes with the caller's object.
+  // nothing on a repeat. A deeply frozen object (`isDeepFrozenJson`), which no caller can change after we hashed it,
+  // is found by a lookup alone. The WeakMaps hold nothing alive: an entry goes with the caller's object.
   const frozenPrints = new WeakMap<object, string>();
-  // Any other object may change between calls, so it is found by identity only while its JSON.stringify text (V8's
-  // native writer: a fraction of canonicalising and hashing) is still the text it had when it was hashed. A change
-  // JSON cannot show (NaN where null stood, a caller's own toJSON) is the one a caller must not make in place.
-  const seenPrints = new WeakMap<object, { readonly text: string; readonly print: string }>();
+  // Any other object may change between calls, so it is found by identity only while it still reads as the snapshot
+  // taken when it was hashed (json-snapshot.ts: one walk, a fraction of canonicalising and hashing, and of
+  // JSON.stringify too). The snapshot shares the caller's strings and goes with the caller's object.
+  const seenPrints = new WeakMap<object, { readonly snapshot: JsonSnapshot; readonly print: string }>();
 
   const compileByFingerprint = (schema: unknown, print: string | undefined, formats: FormatMode): CompileResult => {
     if (print === undefined) return compileUnhashable(schema, formats);
@@ -148,15 +148,18 @@ export function createEngine(options: EngineOptions & { readonly adapter: Schema
   /** The schema's fingerprint: by identity for an object seen before (unchanged), else its canonical text hashed. */
   const schemaPrint = (schema: unknown): string | undefined => {
     if (typeof schema !== 'object' || schema === null) return hashedPrint(schema);
-    const frozen = frozenPrints.get(schema);
-    if (frozen !== undefined) return frozen;
-    const plain = plainText(schema);
+    const known = frozenPrints.get(schema);
+    if (known !== undefined) return known;
     const seen = seenPrints.get(schema);
-    if (seen !== undefined && plain !== undefined && seen.text === plain) return seen.print;
+    if (seen !== undefined && matchesSnapshot(schema, seen.snapshot)) return seen.print;
+    const frozen = isDeepFrozenJson(schema);
+    // Taken before the canonical pass, as the copy compiled after it: a getter that changes in between is never
+    // matched later under the fingerprint of what it answered first.
+    const snapshot = frozen ? undefined : snapshotOf(schema);
     const print = hashedPrint(schema);
     if (print === undefined) return undefined;
-    if (isDeepFrozenJson(schema)) frozenPrints.set(schema, print);
-    else if (plain !== undefined) seenPrints.set(schema, { text: plain, print });
+    if (frozen) frozenPrints.set(schema, print);
+    else if (snapshot !== undefined) seenPrints.set(schema, { snapshot, print });
     return print;
   };
   const hashedPrint = (schema: unknown): string | undefined => {
@@ -333,15 +336,6 @@ function refusalOf(tool: CompiledTool): Refused | undefined {
 function safeCanonicalJson(value: unknown): string | undefined {
   try {
     return canonicalJson(value);
-  } catch {
-    return undefined;
-  }
-}
-
-/** V8's own JSON text of a value, or undefined where it has none (a bigint, a cycle) or throws (a toJSON). */
-function plainText(value: object): string | undefined {
-  try {
-    return JSON.stringify(value);
   } catch {
     return undefined;
   }

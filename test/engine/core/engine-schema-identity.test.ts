@@ -1,6 +1,7 @@
 // Issue 21 item 3: a schema object seen before is found by identity, not canonicalised and hashed again: at once when
-// the caller can no longer change it (deeply frozen), else while its JSON.stringify text is unchanged, so a mutation
-// after a call always takes effect (fail closed). Fingerprints stay what `fingerprint` and `toolFingerprint` say.
+// the caller can no longer change it (deeply frozen), else while it still reads as the snapshot taken when it was
+// hashed, so a mutation after a call always takes effect (fail closed). Fingerprints stay what `fingerprint` and
+// `toolFingerprint` say.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
@@ -60,7 +61,7 @@ describe('engine: schema objects found by identity', () => {
     assert.equal(hashes, 1);
     assert.equal(engine.validate(schema, { a: 1 }).status, 'invalid');
     assert.equal(engine.validateElicitation(schema, { a: 'x' }).status, 'valid');
-    assert.ok(reads() > afterFirst, 'read again (its JSON text compared)');
+    assert.ok(reads() > afterFirst, 'read again (compared with its snapshot)');
     assert.equal(hashes, 1, 'not canonicalised and hashed again');
     assert.equal(engine.compile(schema).fingerprint, fingerprint(stringSchema()));
     const unchanged = structuredClone(stringSchema());
@@ -68,7 +69,7 @@ describe('engine: schema objects found by identity', () => {
     assert.equal(hashes, 2, 'an equal object of its own is hashed for itself');
   });
 
-  it('hashes a schema again once its JSON text changed, also for a change of order only', () => {
+  it('hashes a schema again once it changed, also for a change of order only', () => {
     let hashes = 0;
     const engine = createEngine({
       hashText: (text) => {
@@ -88,7 +89,7 @@ describe('engine: schema objects found by identity', () => {
     assert.equal(hashes, 3);
   });
 
-  it('hashes every call of a schema JSON.stringify cannot write (a bigint), and still answers', () => {
+  it('finds a schema JSON.stringify cannot write (a bigint) by identity, and sees its bound change', () => {
     let hashes = 0;
     const engine = createEngine({
       hashText: (text) => {
@@ -99,7 +100,36 @@ describe('engine: schema objects found by identity', () => {
     const schema = { type: 'integer', maximum: 10n };
     assert.equal(engine.validate(schema, 11).status, 'invalid');
     assert.equal(engine.validate(schema, 9).status, 'valid');
+    assert.equal(hashes, 1);
+    schema.maximum = 8n;
+    assert.equal(engine.validate(schema, 9).status, 'invalid');
     assert.equal(hashes, 2);
+  });
+
+  it('refuses a schema once NaN stands where null stood, which its JSON text would not show', () => {
+    const engine = createEngine();
+    const schema: { enum: unknown[] } = { enum: [null, 'a'] };
+    assert.equal(engine.validate(schema, null).status, 'valid');
+    schema.enum[0] = Number.NaN;
+    assert.equal(JSON.stringify(schema), '{"enum":[null,"a"]}', 'the same text as before');
+    const outcome = engine.validate(schema, null);
+    assert.equal(outcome.status, 'refused');
+    assert.equal(outcome.status === 'refused' && outcome.refusal.code, 'invalid_schema');
+  });
+
+  it('follows a mutation a toJSON would hide from JSON text', () => {
+    const engine = createEngine();
+    const schema = { type: 'object', properties: { a: { type: 'string' } } };
+    assert.equal(engine.validate(schema, { a: 'x' }).status, 'valid');
+    const member = schema.properties.a as { type: string; toJSON?: () => unknown };
+    member.toJSON = () => ({ type: 'string' });
+    member.type = 'number';
+    // The toJSON member is no JSON value, so the schema is refused rather than validated as it was.
+    const outcome = engine.validate(schema, { a: 'x' });
+    assert.equal(
+      outcome.status === 'refused' && outcome.refusal.message,
+      'not JSON at schema.properties.a.toJSON: a function is not a JSON value',
+    );
   });
 
   it('follows a getter that answers differently on an object that is not frozen', () => {
