@@ -4,7 +4,8 @@ import { formatExact, meansDouble, parseExactDecimal, scientificExact } from '..
 /**
  * RFC 8785 canonical JSON text (the fingerprint's preimage), written in one walk without copying the value.
  * Numbers a double cannot hold (`bigint`, lossless-json `LosslessNumber`) keep their exact digits. Throws for a
- * value with no canonical form: NaN, ±Infinity, a lone UTF-16 surrogate, or nothing JSON can hold at the root.
+ * value with no canonical form: NaN, ±Infinity, a lone UTF-16 surrogate, a function or a symbol anywhere, or
+ * `undefined` anywhere but as an object's member (left out, as the engine's copy leaves it out).
  */
 export function canonicalJson(value: unknown): string {
   const escapesBefore = surrogateEscapes;
@@ -19,7 +20,11 @@ export function canonicalJson(value: unknown): string {
 /** Strings written so far whose JSON form holds `\ud` (only ever counted up, so a nested call cannot hide one). */
 let surrogateEscapes = 0;
 
-/** Undefined where JSON.stringify leaves a member out: `undefined`, a function or a symbol. */
+/**
+ * Undefined for `undefined`, which an object leaves out. A function or a symbol throws where JSON.stringify drops it
+ * (or writes null): the schema `{ enum: [f] }` would otherwise share `{ enum: [null] }`'s fingerprint, and a cache
+ * keyed by it would answer one with the other's verdict, though the engine refuses the first.
+ */
 function write(value: unknown): string | undefined {
   switch (typeof value) {
     case 'string':
@@ -36,7 +41,9 @@ function write(value: unknown): string | undefined {
         let out = '[';
         for (let i = 0; i < value.length; i++) {
           if (i > 0) out += ',';
-          out += write(value[i]) ?? 'null';
+          const item = write(value[i]);
+          if (item === undefined) throw new TypeError('an array holds undefined');
+          out += item;
         }
         return `${out}]`;
       }
@@ -55,8 +62,10 @@ function write(value: unknown): string | undefined {
       }
       return `${out}}`;
     }
-    default:
+    case 'undefined':
       return undefined;
+    default:
+      throw new TypeError(`a ${typeof value} has no JSON form`);
   }
 }
 

@@ -299,3 +299,61 @@ describe('fingerprints written in one pass', () => {
     assert.equal(canonicalJson('😀'), '"😀"');
   });
 });
+
+describe('values JSON cannot hold', () => {
+  const twins: [string, object, object][] = [
+    [
+      'a function member',
+      { type: 'object', properties: { x: { type: 'number', f: () => 1 } } },
+      { type: 'object', properties: { x: { type: 'number' } } },
+    ],
+    [
+      'a symbol member',
+      { type: 'object', properties: { x: { type: 'number', s: Symbol('s') } } },
+      { type: 'object', properties: { x: { type: 'number' } } },
+    ],
+    [
+      'undefined in an array',
+      { type: 'object', properties: { x: { enum: [undefined] } } },
+      { type: 'object', properties: { x: { enum: [null] } } },
+    ],
+    [
+      'a function in an array',
+      { type: 'object', properties: { x: { enum: [() => 1] } } },
+      { type: 'object', properties: { x: { enum: [null] } } },
+    ],
+  ];
+
+  it('have no canonical form, where JSON.stringify would drop them or write null', () => {
+    for (const [what, odd, twin] of twins) {
+      assert.equal(JSON.stringify(odd), JSON.stringify(twin), `${what}: the same JSON text`);
+      assert.throws(() => canonicalJson(odd), TypeError, what);
+      assert.throws(() => toolFingerprint({ name: 't', inputSchema: odd }), TypeError, what);
+    }
+    // An object member that is undefined is left out, as the engine's copy leaves it out.
+    assert.equal(canonicalJson({ type: 'string', description: undefined }), '{"type":"string"}');
+  });
+
+  it('get the same answer whichever twin an engine compiled first', () => {
+    const alone = (schema: object) => ({
+      validated: createEngine().validate(schema, { x: null }).status,
+      verdict: createEngine().compileTools([{ name: 't', inputSchema: schema }])[0]?.status,
+    });
+    for (const [what, odd, twin] of twins) {
+      assert.deepEqual(alone(odd), { validated: 'refused', verdict: 'refused' }, what);
+      assert.equal(alone(twin).verdict, 'accepted', what);
+      for (const order of [
+        [odd, twin],
+        [twin, odd],
+      ]) {
+        const engine = createEngine();
+        const tools = createEngine();
+        const answers = order.map((schema) => ({
+          validated: engine.validate(schema, { x: null }).status,
+          verdict: tools.compileTools([{ name: 't', inputSchema: schema }])[0]?.status,
+        }));
+        assert.deepEqual(answers, order.map(alone), `${what}, ${order[0] === odd ? 'the odd one' : 'its twin'} first`);
+      }
+    }
+  });
+});
