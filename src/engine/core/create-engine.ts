@@ -153,8 +153,8 @@ export function createEngine(options: EngineOptions & { readonly adapter: Schema
     const seen = seenPrints.get(schema);
     if (seen !== undefined && matchesSnapshot(schema, seen.snapshot)) return seen.print;
     const frozen = isDeepFrozenJson(schema);
-    // Taken before the canonical pass, as the copy compiled after it: a getter that changes in between is never
-    // matched later under the fingerprint of what it answered first.
+    // Taken before the canonical pass, as the JSON text was. A getter that answers differently from one read to the
+    // next can still set the snapshot, the fingerprint and the compiled copy apart: only data holds still.
     const snapshot = frozen ? undefined : snapshotOf(schema);
     const print = hashedPrint(schema);
     if (print === undefined) return undefined;
