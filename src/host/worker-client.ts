@@ -57,7 +57,7 @@ export interface WorkerClientOptions {
 
 /** Sends requests to a worker in batches, enforces the time budget, and replaces the worker when it dies. */
 export interface WorkerClient {
-  send(request: WorkerRequest, onTimeout?: () => void): Promise<unknown>;
+  send(request: WorkerRequest, onTimeout?: () => void, onPosted?: () => void): Promise<unknown>;
   close(): void;
 }
 
@@ -237,6 +237,7 @@ export function createWorkerClient(options: WorkerClientOptions): WorkerClient {
       return;
     }
     recordSent(state, batch, now);
+    for (const pending of batch) pending.onPosted?.();
     if (!state.busy) {
       state.busy = true;
       state.handle.setBusy(true);
@@ -258,10 +259,10 @@ export function createWorkerClient(options: WorkerClientOptions): WorkerClient {
   };
 
   return {
-    send(request, onTimeout) {
+    send(request, onTimeout, onPosted) {
       if (closed) return Promise.reject(new ValidatorError('CLOSED', 'the validator is closed'));
       return new Promise((resolve, reject) => {
-        queue.push({ request, resolve, reject, onTimeout, seq: 0 });
+        queue.push({ request, resolve, reject, onTimeout, onPosted, seq: 0 });
         schedule();
       });
     },

@@ -10,6 +10,8 @@ export interface Pending {
   readonly reject: (error: ValidatorError) => void;
   /** Called when this request overran its budget, before it rejects, so the host can decide whom to blame. */
   readonly onTimeout?: () => void;
+  /** Called right after the message holding this request was posted: what it holds was cloned just then. */
+  readonly onPosted?: () => void;
 }
 
 /**

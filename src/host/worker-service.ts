@@ -1,5 +1,5 @@
-import { createLruCache } from '../engine/core/index.ts';
-import { fingerprint, toolFingerprint } from '../engine/json/index.ts';
+import { createLruCache, isDeepFrozenJson } from '../engine/core/index.ts';
+import { fingerprint, type JsonSnapshot, matchesSnapshot, snapshotOf, toolFingerprint } from '../engine/json/index.ts';
 import { toolListRefusals } from '../engine/tools/index.ts';
 import type { EngineStats, ValidationOutcome } from '../protocol/outcome.ts';
 import type { Refusal } from '../protocol/refusal.ts';
@@ -8,6 +8,36 @@ import type { CompiledSchemaInfo, SchemaOrFingerprint, ValidatorService, WorkerR
 import { createTooSlowRegistry } from './too-slow.ts';
 import { ValidatorError } from './validator-error.ts';
 import type { WorkerClient } from './worker-client.ts';
+
+/**
+ * A schema object's fingerprint as the worker answered it, and what the object held when it was posted: no
+ * snapshot for a deeply frozen object, which cannot change.
+ */
+interface KnownSchema {
+  readonly fingerprint: string;
+  readonly snapshot: JsonSnapshot | undefined;
+}
+
+/**
+ * Watches one request that carries a schema object: each time it is posted (the structured clone reads the object
+ * then, not when the caller asked, and a request is posted again to a fresh worker), what the object holds.
+ */
+interface PostWatch {
+  readonly onPosted: () => void;
+  /** What to remember for the fingerprint the worker answered; undefined when the request never left. */
+  readonly known: (fingerprint: string) => KnownSchema | undefined;
+}
+
+function watchPosted(schema: object): PostWatch {
+  let posted: JsonSnapshot | 'frozen' | undefined;
+  return {
+    onPosted: () => {
+      posted = isDeepFrozenJson(schema) ? 'frozen' : snapshotOf(schema);
+    },
+    known: (fingerprint) =>
+      posted === undefined || fingerprint === '' ? undefined : { fingerprint, snapshot: posted === 'frozen' ? undefined : posted },
+  };
+}
 
 /** What a schema or tool fingerprint was made from, so it can be sent again to a fresh worker. */
 type Source = { readonly kind: 'schema'; readonly schema: unknown } | { readonly kind: 'tool'; readonly tool: unknown };
@@ -32,7 +62,21 @@ export function createWorkerService(client: WorkerClient, options: WorkerService
   const capacity = options.capacity ?? 4096;
   const tooSlow = createTooSlowRegistry(options.timeBudgetMs, options.compileBudgetMs);
   const sources = createLruCache<string, Source>(capacity);
-  const fingerprintOf = new WeakMap<object, string>();
+  // A schema object is named by its fingerprint only while it still holds what was posted (or is deeply frozen):
+  // the caller may change it in place, and the next call must see the change, as the engine's own calls do.
+  const fingerprintOf = new WeakMap<object, KnownSchema>();
+  const knownPrint = (schema: object): string | undefined => {
+    const known = fingerprintOf.get(schema);
+    if (known === undefined) return undefined;
+    return known.snapshot === undefined || matchesSnapshot(schema, known.snapshot) ? known.fingerprint : undefined;
+  };
+  /** Learns a schema object's fingerprint from the answer to a request `watch` saw posted. */
+  const learn = (schema: unknown, watch: PostWatch | undefined, fingerprint: string): void => {
+    const known = watch?.known(fingerprint);
+    if (typeof schema === 'object' && schema !== null && known !== undefined) fingerprintOf.set(schema, known);
+  };
+  const watchOf = (schema: unknown): PostWatch | undefined =>
+    typeof schema === 'object' && schema !== null ? watchPosted(schema) : undefined;
   /** Names of tools refused for a slow compile, so a page only hashes the tools that share such a name. */
   const slowToolNames = new Set<string>();
 
@@ -68,9 +112,9 @@ export function createWorkerService(client: WorkerClient, options: WorkerService
   };
 
   /** A validation that compiles its schema object first: a timeout is blamed like a validation's (either could be slow). */
-  const withSchemaObject = (schema: unknown, request: WorkerRequest): Promise<unknown> =>
+  const withSchemaObject = (schema: unknown, request: WorkerRequest, watch?: PostWatch): Promise<unknown> =>
     client
-      .send(request, () => void tooSlow.validationTimedOut(schema))
+      .send(request, () => void tooSlow.validationTimedOut(schema), watch?.onPosted)
       .then((answer) => {
         tooSlow.finished(schema);
         return answer;
@@ -96,12 +140,16 @@ export function createWorkerService(client: WorkerClient, options: WorkerService
   };
 
   /** A compile request for a schema object; a timeout refuses the schema (`too_slow`) rather than rejecting. */
-  const compileSchema = async (schema: unknown, request: WorkerRequest): Promise<CompiledSchemaInfo> => {
+  const compileSchema = async (schema: unknown, request: WorkerRequest, watch?: PostWatch): Promise<CompiledSchemaInfo> => {
     let timedOut = false;
     try {
-      return (await client.send(request, () => {
-        timedOut = true;
-      })) as CompiledSchemaInfo;
+      return (await client.send(
+        request,
+        () => {
+          timedOut = true;
+        },
+        watch?.onPosted,
+      )) as CompiledSchemaInfo;
     } catch (error) {
       if (!timedOut) throw error;
       const print = orEmpty(() => fingerprint(schema));
@@ -121,8 +169,7 @@ export function createWorkerService(client: WorkerClient, options: WorkerService
   };
 
   const validateSchema = (schema: SchemaOrFingerprint, op: 'validate' | 'validateJson', payload: unknown): Promise<ValidationOutcome> => {
-    const known =
-      typeof schema === 'string' ? schema : typeof schema === 'object' && schema !== null ? fingerprintOf.get(schema) : undefined;
+    const known = typeof schema === 'string' ? schema : typeof schema === 'object' && schema !== null ? knownPrint(schema) : undefined;
     const refusal = tooSlow.refusal(schema) ?? (known === undefined ? undefined : tooSlow.refusal(known));
     if (refusal !== undefined) return Promise.resolve({ status: 'refused', refusal });
     if (known !== undefined) {
@@ -130,10 +177,11 @@ export function createWorkerService(client: WorkerClient, options: WorkerService
         (answer) => (answer as { outcome: ValidationOutcome }).outcome,
       );
     }
-    return withSchemaObject(schema, validationRequest(op, schema, payload)).then((answer) => {
+    const watch = watchOf(schema);
+    return withSchemaObject(schema, validationRequest(op, schema, payload), watch).then((answer) => {
       const { fingerprint, outcome } = answer as { fingerprint: string; outcome: ValidationOutcome };
       if (typeof schema === 'object' && schema !== null && fingerprint !== '') {
-        fingerprintOf.set(schema, fingerprint);
+        learn(schema, watch, fingerprint);
         remember(fingerprint, { kind: 'schema', schema });
       }
       return outcome;
@@ -178,8 +226,9 @@ export function createWorkerService(client: WorkerClient, options: WorkerService
       });
     },
     async compile(schema) {
-      const info = await compileSchema(schema, { op: 'compile', schema });
-      if (typeof schema === 'object' && schema !== null && info.fingerprint !== '') fingerprintOf.set(schema, info.fingerprint);
+      const watch = watchOf(schema);
+      const info = await compileSchema(schema, { op: 'compile', schema }, watch);
+      learn(schema, watch, info.fingerprint);
       remember(info.fingerprint, { kind: 'schema', schema });
       const refusal = tooSlow.refusal(info.fingerprint);
       if (refusal !== undefined && info.status === 'accepted') return { ...info, status: 'refused', refusal };

@@ -3,4 +3,5 @@
 export { type CompileResult, compileSchema } from './compile-schema.ts';
 export { createEngine, type Engine, type EngineOptions } from './create-engine.ts';
 export { EngineError } from './engine-error.ts';
+export { isDeepFrozenJson } from './frozen-schema.ts';
 export { createLruCache } from './lru-cache.ts';
