@@ -16,22 +16,44 @@ export function definitionText(tool: { name?: unknown; inputSchema?: unknown; ou
   return exactJsonText({ name: tool.name, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema }) ?? '{}';
 }
 
-/** Tools compiled between two turns of the event loop (see `compileInSlices`). */
+/** Tools compiled between two turns of the event loop, at most (see `compileInSlices`). */
 const sliceTools = 256;
+/** JSON bytes of definitions compiled between two turns, at most; a larger tool is a slice of its own. */
+export const sliceBytes = 256 * 1024;
 
 /**
  * `engine.compileTools` a slice at a time, yielding to the event loop between slices: the engine is synchronous, and
  * a list of 10,000 tools compiled in one go held the isolate for ~0.7 s, during which it answered nothing else (not
- * even /healthz). The list's own refusals (duplicates across slices) are judged on the whole list before this.
+ * even /healthz). A slice is bounded in tools and in bytes: 16 tools of 233 KB each (3.7 MB) made one slice by count
+ * alone, 117-156 ms of compiling in one turn in Node, where a tool alone takes 11-33 ms. The list's own refusals
+ * (duplicates across slices) are judged on the whole list before this.
  */
 export async function compileInSlices(engine: Engine, tools: readonly unknown[]): Promise<ToolVerdict[]> {
-  if (tools.length <= sliceTools) return engine.compileTools(tools);
   const verdicts: ToolVerdict[] = [];
-  for (let at = 0; at < tools.length; at += sliceTools) {
-    if (at > 0) await new Promise((resolve) => setTimeout(resolve, 0));
-    verdicts.push(...engine.compileTools(tools.slice(at, at + sliceTools)));
+  let start = 0;
+  let bytes = 0;
+  const compileUpTo = async (end: number): Promise<void> => {
+    if (start > 0) await new Promise((resolve) => setTimeout(resolve, 0));
+    verdicts.push(...engine.compileTools(tools.slice(start, end)));
+    start = end;
+    bytes = 0;
+  };
+  for (let i = 0; i < tools.length; i++) {
+    const size = jsonLength(tools[i]);
+    if (i > start && (i - start >= sliceTools || bytes + size > sliceBytes)) await compileUpTo(i);
+    bytes += size;
   }
+  if (start < tools.length || tools.length === 0) await compileUpTo(tools.length);
   return verdicts;
+}
+
+/** A tool's JSON length, measured a tool at a time as its slice fills; one JSON cannot hold counts as a full slice. */
+function jsonLength(value: unknown): number {
+  try {
+    return JSON.stringify(value)?.length ?? 0;
+  } catch {
+    return sliceBytes;
+  }
 }
 
 export type GateOutcome =
