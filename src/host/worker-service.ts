@@ -1,5 +1,5 @@
-import { createLruCache, isDeepFrozenJson } from '../engine/core/index.ts';
-import { fingerprint, type JsonSnapshot, matchesSnapshot, snapshotOf, toolFingerprint } from '../engine/json/index.ts';
+import { createLruCache, type HeldState, heldStateOf, stillHolds } from '../engine/core/index.ts';
+import { fingerprint, toolFingerprint } from '../engine/json/index.ts';
 import { toolListRefusals } from '../engine/tools/index.ts';
 import type { EngineStats, ValidationOutcome } from '../protocol/outcome.ts';
 import type { Refusal } from '../protocol/refusal.ts';
@@ -9,13 +9,10 @@ import { createTooSlowRegistry } from './too-slow.ts';
 import { ValidatorError } from './validator-error.ts';
 import type { WorkerClient } from './worker-client.ts';
 
-/**
- * A schema object's fingerprint as the worker answered it, and what the object held when it was posted: no
- * snapshot for a deeply frozen object, which cannot change.
- */
+/** A schema object's fingerprint as the worker answered it, and what the object held when it was posted. */
 interface KnownSchema {
   readonly fingerprint: string;
-  readonly snapshot: JsonSnapshot | undefined;
+  readonly state: HeldState;
 }
 
 /**
@@ -29,13 +26,12 @@ interface PostWatch {
 }
 
 function watchPosted(schema: object): PostWatch {
-  let posted: JsonSnapshot | 'frozen' | undefined;
+  let posted: HeldState | undefined;
   return {
     onPosted: () => {
-      posted = isDeepFrozenJson(schema) ? 'frozen' : snapshotOf(schema);
+      posted = heldStateOf(schema);
     },
-    known: (fingerprint) =>
-      posted === undefined || fingerprint === '' ? undefined : { fingerprint, snapshot: posted === 'frozen' ? undefined : posted },
+    known: (fingerprint) => (posted === undefined || fingerprint === '' ? undefined : { fingerprint, state: posted }),
   };
 }
 
@@ -68,7 +64,7 @@ export function createWorkerService(client: WorkerClient, options: WorkerService
   const knownPrint = (schema: object): string | undefined => {
     const known = fingerprintOf.get(schema);
     if (known === undefined) return undefined;
-    return known.snapshot === undefined || matchesSnapshot(schema, known.snapshot) ? known.fingerprint : undefined;
+    return stillHolds(schema, known.state) ? known.fingerprint : undefined;
   };
   /** Learns a schema object's fingerprint from the answer to a request `watch` saw posted. */
   const learn = (schema: unknown, watch: PostWatch | undefined, fingerprint: string): void => {

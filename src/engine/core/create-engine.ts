@@ -4,7 +4,6 @@ import type { ToolVerdict } from '../../protocol/tool.ts';
 import { answerOutcome, splitElicitationAnswer } from '../forms/check-elicitation-schema.ts';
 import { canonicalJson } from '../json/canonical-json.ts';
 import { type HashText, hashText, toolCanonicalJson } from '../json/fingerprint.ts';
-import { type JsonSnapshot, matchesSnapshot, snapshotOf } from '../json/json-snapshot.ts';
 import { parseJson } from '../json/parse-json.ts';
 import { resolvePolicy } from '../policy/policy.ts';
 import type { FormatMode } from '../schema/schema-types.ts';
@@ -13,7 +12,7 @@ import { type CompiledTool, toolListRefusals, toolVerdict } from '../tools/compi
 import { type CompileResult, compileSchema } from './compile-schema.ts';
 import { compiledWeight, toolWeight } from './compiled-weight.ts';
 import { EngineError } from './engine-error.ts';
-import { isDeepFrozenJson } from './frozen-schema.ts';
+import { type HeldState, heldStateOf, stillHolds } from './held-schema.ts';
 import { createLruCache, type LruHandle } from './lru-cache.ts';
 
 export interface EngineOptions {
@@ -112,13 +111,11 @@ export function createEngine(options: EngineOptions & { readonly adapter: Schema
   );
   const counters = { compiles: 0, cacheHits: 0, validations: 0 };
   // A schema object seen before is found by identity, so `validate(schemaObject, …)` and `validateElicitation` hash
-  // nothing on a repeat. A deeply frozen object (`isDeepFrozenJson`), which no caller can change after we hashed it,
-  // is found by a lookup alone. The WeakMaps hold nothing alive: an entry goes with the caller's object.
-  const frozenPrints = new WeakMap<object, string>();
-  // Any other object may change between calls, so it is found by identity only while it still reads as the snapshot
-  // taken when it was hashed (json-snapshot.ts: one walk, a fraction of canonicalising and hashing, and of
-  // JSON.stringify too). The snapshot shares the caller's strings and goes with the caller's object.
-  const seenPrints = new WeakMap<object, { readonly snapshot: JsonSnapshot; readonly print: string }>();
+  // nothing on a repeat: a deeply frozen one by a lookup alone, any other while it still reads as the snapshot taken
+  // when it was hashed (held-schema.ts: one walk, a fraction of canonicalising and hashing, and of JSON.stringify
+  // too), so a change made in place takes effect. The WeakMap holds nothing alive: an entry (the snapshot shares the
+  // caller's strings) goes with the caller's object.
+  const seenPrints = new WeakMap<object, { readonly state: HeldState; readonly print: string }>();
 
   const compileByFingerprint = (schema: unknown, print: string | undefined, formats: FormatMode): CompileResult => {
     if (print === undefined) return compileUnhashable(schema, formats);
@@ -148,18 +145,14 @@ export function createEngine(options: EngineOptions & { readonly adapter: Schema
   /** The schema's fingerprint: by identity for an object seen before (unchanged), else its canonical text hashed. */
   const schemaPrint = (schema: unknown): string | undefined => {
     if (typeof schema !== 'object' || schema === null) return hashedPrint(schema);
-    const known = frozenPrints.get(schema);
-    if (known !== undefined) return known;
     const seen = seenPrints.get(schema);
-    if (seen !== undefined && matchesSnapshot(schema, seen.snapshot)) return seen.print;
-    const frozen = isDeepFrozenJson(schema);
+    if (seen !== undefined && stillHolds(schema, seen.state)) return seen.print;
     // Taken before the canonical pass, as the JSON text was. A getter that answers differently from one read to the
     // next can still set the snapshot, the fingerprint and the compiled copy apart: only data holds still.
-    const snapshot = frozen ? undefined : snapshotOf(schema);
+    const state = heldStateOf(schema);
     const print = hashedPrint(schema);
     if (print === undefined) return undefined;
-    if (frozen) frozenPrints.set(schema, print);
-    else if (snapshot !== undefined) seenPrints.set(schema, { snapshot, print });
+    if (state !== undefined) seenPrints.set(schema, { state, print });
     return print;
   };
   const hashedPrint = (schema: unknown): string | undefined => {

@@ -3,5 +3,5 @@
 export { type CompileResult, compileSchema } from './compile-schema.ts';
 export { createEngine, type Engine, type EngineOptions } from './create-engine.ts';
 export { EngineError } from './engine-error.ts';
-export { isDeepFrozenJson } from './frozen-schema.ts';
+export { type HeldState, heldStateOf, stillHolds } from './held-schema.ts';
 export { createLruCache } from './lru-cache.ts';

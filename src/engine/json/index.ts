@@ -4,5 +4,4 @@
 export { exactJsonText } from './exact-json-text.ts';
 export { canonicalJson, fingerprint, type HashText, hashText, toolFingerprint, toolFingerprintIfAny } from './fingerprint.ts';
 export { isJsonObject } from './is-json-object.ts';
-export { type JsonSnapshot, matchesSnapshot, snapshotOf } from './json-snapshot.ts';
 export { type ParseJsonLimits, parseJson } from './parse-json.ts';
