@@ -25,10 +25,15 @@ export const sliceBytes = 256 * 1024;
  * `engine.compileTools` a slice at a time, yielding to the event loop between slices: the engine is synchronous, and
  * a list of 10,000 tools compiled in one go held the isolate for ~0.7 s, during which it answered nothing else (not
  * even /healthz). A slice is bounded in tools and in bytes: 16 tools of 233 KB each (3.7 MB) made one slice by count
- * alone, 117-156 ms of compiling in one turn in Node, where a tool alone takes 11-33 ms. The list's own refusals
- * (duplicates across slices) are judged on the whole list before this.
+ * alone, 117-156 ms of compiling in one turn in Node, where a tool alone takes 11-33 ms. `sizeOf` measures a tool
+ * (its `definitionText` length; the gate passes the texts it keeps, so each is written once). The list's own
+ * refusals (duplicates across slices) are judged on the whole list before this.
  */
-export async function compileInSlices(engine: Engine, tools: readonly unknown[]): Promise<ToolVerdict[]> {
+export async function compileInSlices(
+  engine: Engine,
+  tools: readonly unknown[],
+  sizeOf: (tool: unknown) => number = definitionLength,
+): Promise<ToolVerdict[]> {
   const verdicts: ToolVerdict[] = [];
   let start = 0;
   let bytes = 0;
@@ -39,22 +44,20 @@ export async function compileInSlices(engine: Engine, tools: readonly unknown[])
     bytes = 0;
   };
   for (let i = 0; i < tools.length; i++) {
-    const size = jsonLength(tools[i]);
+    let size: number;
+    try {
+      size = sizeOf(tools[i]);
+    } catch {
+      size = sliceBytes; // a tool that cannot be written is a slice of its own
+    }
     if (i > start && (i - start >= sliceTools || bytes + size > sliceBytes)) await compileUpTo(i);
     bytes += size;
   }
-  if (start < tools.length || tools.length === 0) await compileUpTo(tools.length);
+  if (start < tools.length) await compileUpTo(tools.length);
   return verdicts;
 }
 
-/** A tool's JSON length, measured a tool at a time as its slice fills; one JSON cannot hold counts as a full slice. */
-function jsonLength(value: unknown): number {
-  try {
-    return JSON.stringify(value)?.length ?? 0;
-  } catch {
-    return sliceBytes;
-  }
-}
+const definitionLength = (tool: unknown): number => definitionText(tool as Parameters<typeof definitionText>[0]).length;
 
 export type GateOutcome =
   | { readonly ok: true }
@@ -90,13 +93,23 @@ export function createToolGate(engine: Engine) {
       page: ListPage,
       revision?: string,
     ): Promise<{ accepted: unknown[]; refused: StoredTool[] }> {
-      const verdicts = await judgeToolList(tools, revision, (judged) => compileInSlices(engine, judged));
+      // Each definition is written once: its length sizes the compile slices, its text is what the store keeps.
+      const texts = new Map<unknown, string>();
+      const textOf = (tool: unknown): string => {
+        let text = texts.get(tool);
+        if (text === undefined) {
+          text = definitionText(tool as Parameters<typeof definitionText>[0]);
+          texts.set(tool, text);
+        }
+        return text;
+      };
+      const verdicts = await judgeToolList(tools, revision, (judged) => compileInSlices(engine, judged, (tool) => textOf(tool).length));
       const stored: StoredTool[] = verdicts.map((verdict, i) => {
-        const tool = (tools[i] ?? {}) as { name?: unknown; inputSchema?: unknown; outputSchema?: unknown };
+        const tool = (tools[i] ?? {}) as { outputSchema?: unknown };
         return {
           name: verdict.name,
           verdict,
-          definition: verdict.status === 'accepted' ? definitionText(tool) : '{}',
+          definition: verdict.status === 'accepted' ? textOf(tool) : '{}',
           hasOutputSchema: tool.outputSchema !== undefined,
         };
       });
