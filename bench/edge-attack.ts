@@ -8,6 +8,7 @@ import { setMaxListeners } from 'node:events';
 import { parseArgs } from 'node:util';
 import { startHostileEdge } from '../edge/test/helpers/hostile-edge.ts';
 import { probeHealth } from '../edge/test/helpers/probe-health.ts';
+import { workerUrl } from '../edge/test/helpers/worker-url.ts';
 import { mb, settledMemory, workerdMemory, workerRss } from '../edge/test/helpers/workerd-rss.ts';
 import {
   bigPrograms,
@@ -288,13 +289,15 @@ async function main(): Promise<void> {
     const start = workerdMemory();
     console.log(`workerd at start: ${start.processes.map((p) => `${p.role} ${p.pid} ${mb(p.rss)}`).join(', ')}`);
     if (values.only !== 'load') {
-      const probe = probeHealth(dev.url);
+      // On the Worker's own socket, as the attacker tests send them (wrangler's dev proxy relays DevTools events).
+      const own = (await workerUrl(dev.pid)) ?? dev.url;
+      const probe = probeHealth(own);
       const rows: string[][] = [
         ['shape', 'wall ms', 'workerd CPU ms', '/healthz silence ms', 'Worker RSS after', 'Worker peak', 'dev proxy RSS', 'answer'],
       ];
       const run = async (name: string, path: string, body: string, headers?: Record<string, string>) => {
         const from = performance.now();
-        const one = await measureOne(dev.url, path, body, headers);
+        const one = await measureOne(own, path, body, headers);
         const to = performance.now();
         // One probe interval more, so the probe that waited behind the request has its answer.
         await new Promise((resolve) => setTimeout(resolve, 300));

@@ -9,7 +9,10 @@ import { fileURLToPath } from 'node:url';
 const devScript = fileURLToPath(new URL('../../dev.mjs', import.meta.url));
 
 export interface WranglerDev {
+  /** The dev port: wrangler's dev proxy, in front of the Worker (see worker-url.ts for the Worker's own). */
   readonly url: string;
+  /** The process started here (edge/dev.mjs); wrangler and its workerd processes descend from it. */
+  readonly pid: number;
   readonly log: () => string;
   /** Durable Objects that keep state in this run: their SQLite files under `--persist-to`. */
   readonly durableObjects: () => number;
@@ -68,7 +71,7 @@ export async function startWranglerDev(vars: Record<string, string> = {}, timeou
     }
     try {
       const response = await fetch(`${url}/healthz`);
-      if (response.ok) return { url, log: () => log, durableObjects, stop };
+      if (response.ok) return { url, pid: child.pid ?? 0, log: () => log, durableObjects, stop };
     } catch {
       // not listening yet
     }

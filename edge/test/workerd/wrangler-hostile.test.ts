@@ -1,9 +1,11 @@
 // The edge holds (issue #9): every hostile body is answered by real workerd under `wrangler dev`, the isolate never
-// dies, and /healthz, probed every 250 ms the whole time, never goes unanswered for more than a second.
+// dies, and /healthz, probed every 250 ms the whole time, never goes unanswered for more than a second. Bodies and
+// probes go to the Worker's own socket, not through wrangler's dev proxy (worker-url.ts).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { hostileInputs } from '../../../test/fixtures/hostile-inputs.ts';
 import { type Probe, probeHealth } from '../helpers/probe-health.ts';
+import { workerUrl } from '../helpers/worker-url.ts';
 import { startWranglerDev, type WranglerDev } from '../helpers/wrangler-dev.ts';
 
 /** The longest a probe may wait for /healthz, and the longest one hostile request may take (acceptance of #9). */
@@ -11,12 +13,16 @@ const maxSilenceMs = 1000;
 
 describe('hostile inputs under wrangler dev (real workerd)', () => {
   let dev: WranglerDev;
+  let url: string;
   let probe: Probe;
   const timings: { name: string; ms: number }[] = [];
 
   before(async () => {
     dev = await startWranglerDev();
-    probe = probeHealth(dev.url);
+    const own = await workerUrl(dev.pid);
+    if (process.platform === 'linux') assert.ok(own !== undefined, "no socket of the Worker's runtime answers /healthz");
+    url = own ?? dev.url;
+    probe = probeHealth(url);
   });
 
   after(async () => {
@@ -35,7 +41,7 @@ describe('hostile inputs under wrangler dev (real workerd)', () => {
   for (const input of hostileInputs) {
     it(`answers: ${input.name}`, async () => {
       const started = performance.now();
-      const response = await fetch(`${dev.url}/v1/validate`, {
+      const response = await fetch(`${url}/v1/validate`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ schema: input.schema, instance: input.instance }),
@@ -63,7 +69,7 @@ describe('hostile inputs under wrangler dev (real workerd)', () => {
   }
 
   it('stayed alive and answered /healthz throughout', async () => {
-    const response = await fetch(`${dev.url}/healthz`);
+    const response = await fetch(`${url}/healthz`);
     assert.equal(response.status, 200);
     assert.equal(probe.failures(), 0);
     assert.ok(probe.longestSilence() <= maxSilenceMs, `/healthz silent for ${probe.longestSilence().toFixed(0)} ms`);
