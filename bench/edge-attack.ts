@@ -290,7 +290,7 @@ async function main(): Promise<void> {
     console.log(`workerd at start: ${start.processes.map((p) => `${p.role} ${p.pid} ${mb(p.rss)}`).join(', ')}`);
     if (values.only !== 'load') {
       // On the Worker's own socket, as the attacker tests send them (wrangler's dev proxy relays DevTools events).
-      const own = (await workerUrl(dev.pid)) ?? dev.url;
+      const own = await workerUrl(dev);
       const probe = probeHealth(own);
       const rows: string[][] = [
         ['shape', 'wall ms', 'workerd CPU ms', '/healthz silence ms', 'Worker RSS after', 'Worker peak', 'dev proxy RSS', 'answer'],

@@ -5,9 +5,10 @@
 // attacker tests bound — the Worker staying answered — is probed here, on the socket the runtime itself listens on.
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { workerdMemory } from './workerd-rss.ts';
+import type { WranglerDev } from './wrangler-dev.ts';
 
 /** TCP ports on 127.0.0.1 that process `pid` listens on (Linux /proc; empty elsewhere). */
-export function listeningPorts(pid: number): number[] {
+function listeningPorts(pid: number): number[] {
   let inodes: Set<string>;
   let table: string;
   try {
@@ -38,10 +39,18 @@ export function listeningPorts(pid: number): number[] {
 }
 
 /**
- * `http://127.0.0.1:PORT` of the Worker's runtime started by `wranglerPid` (the first of its listening sockets that
- * answers `/healthz` as the Worker does), or undefined when none is found (not Linux, or not started yet).
+ * Where the attacker tests and their bench send requests and probes: `http://127.0.0.1:PORT` of the Worker's runtime
+ * under `dev` (the first of its listening sockets that answers `/healthz` as the Worker does). On Linux, where CI runs,
+ * finding none is an error, never a quiet fall back to the dev port; without /proc the dev port stands in.
  */
-export async function workerUrl(wranglerPid: number): Promise<string | undefined> {
+export async function workerUrl(dev: Pick<WranglerDev, 'url' | 'pid'>): Promise<string> {
+  const own = await ownSocketUrl(dev.pid);
+  if (own !== undefined) return own;
+  if (process.platform === 'linux') throw new Error("no socket of the Worker's runtime answers /healthz");
+  return dev.url;
+}
+
+async function ownSocketUrl(wranglerPid: number): Promise<string | undefined> {
   const runtime = workerdMemory(wranglerPid).worker;
   if (runtime === undefined) return undefined;
   for (const port of listeningPorts(runtime.pid)) {

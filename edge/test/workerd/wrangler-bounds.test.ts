@@ -73,7 +73,7 @@ describe('issue #17 bounds under wrangler dev (real workerd)', () => {
   let edge: HostileEdge | undefined;
   let upstream: ListUpstream;
   let dev: WranglerDev;
-  /** Where requests and probes go: the Worker's own socket (see worker-url.ts), or the dev port when none is found. */
+  /** Where requests and probes go: the Worker's own socket (see worker-url.ts). */
   let url: string;
   let probe: Probe;
   /** The same probe through the dev port (wrangler's dev proxy): printed, not asserted (see worker-url.ts). */
@@ -91,9 +91,7 @@ describe('issue #17 bounds under wrangler dev (real workerd)', () => {
     ({ upstream, dev } = edge);
     // Through the dev port, wrangler's inspector relay (1,000-1,200 requests from its proxy to wrangler in one filler of
     // 3.7 MB lists) kept /healthz waiting 0.6-1.3 s at a time; on the Worker's own socket, 0.2 s in the same filler.
-    const own = await workerUrl(dev.pid);
-    if (process.platform === 'linux') assert.ok(own !== undefined, "no socket of the Worker's runtime answers /healthz");
-    url = own ?? dev.url;
+    url = await workerUrl(dev);
     // Warm both paths so the baseline holds a running isolate, not an empty one.
     await post('/v1/validate', { schema: { type: 'string' }, instance: 'x' });
     await mcp('default', { method: 'tools/list' });
@@ -120,18 +118,16 @@ describe('issue #17 bounds under wrangler dev (real workerd)', () => {
           `  ${t.ms.toFixed(0).padStart(6)} ms ${t.cpuMs.toFixed(0).padStart(6)} cpu ${silence.toFixed(0).padStart(6)} silent ${mb(t.rss).padStart(9)}  ${t.status}  ${t.name}`,
         );
       }
-      const longest = (what: WindowKind): string =>
-        Math.max(0, ...windows.filter((w) => w.what === what).map((w) => probe?.silenceDuring(w.from, w.to) ?? 0)).toFixed(0);
+      const longest = (what: WindowKind, by: Probe | undefined = probe): string =>
+        Math.max(0, ...windows.filter((w) => w.what === what).map((w) => by?.silenceDuring(w.from, w.to) ?? 0)).toFixed(0);
       console.log(
         `/healthz longest silence: ${asserted.toFixed(0)} ms through the shapes above, ${longest('requests')} ms through the ` +
           `filler and repeated rounds; ${longest('heap')} ms while the inspector measured the heap (it pauses the isolate; ` +
           `not asserted), ${probe?.failures()} failed probes in all (${probe?.failureReasons().join(', ') || 'none'})`,
       );
-      const proxied = (what: WindowKind): string =>
-        Math.max(0, ...windows.filter((w) => w.what === what).map((w) => viaProxy?.silenceDuring(w.from, w.to) ?? 0)).toFixed(0);
       console.log(
         `/healthz through the dev port (wrangler's dev proxy, not asserted): longest silence ${viaProxy?.longestSilence().toFixed(0)} ms, ` +
-          `${proxied('requests')} ms through the filler and repeated rounds`,
+          `${longest('requests', viaProxy)} ms through the filler and repeated rounds`,
       );
     }
   });
