@@ -89,8 +89,8 @@ describe('issue #17 bounds under wrangler dev (real workerd)', () => {
   before(async () => {
     edge = await startHostileEdge();
     ({ upstream, dev } = edge);
-    // Through the dev port, wrangler's inspector relay (1,000-1,200 requests from its proxy to wrangler in one filler of
-    // 3.7 MB lists) kept /healthz waiting 0.6-1.3 s at a time; on the Worker's own socket, 0.2 s in the same filler.
+    // Through the dev port, wrangler's inspector relay (14,400-16,900 requests from its proxy to wrangler in one filler
+    // of 3.7 MB lists) kept /healthz waiting 0.6-1.3 s at a time; on the Worker's own socket, 0.2 s in the same filler.
     url = await workerUrl(dev);
     // Warm both paths so the baseline holds a running isolate, not an empty one.
     await post('/v1/validate', { schema: { type: 'string' }, instance: 'x' });
