@@ -5,8 +5,11 @@ import { compiledWeight } from '../../src/engine/core/compiled-weight.ts';
 import { createEngine } from '../../src/engine/index.ts';
 import { longBaseSchema, pointerBomb, pointerBombInstance } from '../fixtures/hostile-inputs.ts';
 
-/** Each copy differs in its outermost name or its base, so no copy shares a pointer string with another. */
-const shapes: Record<string, (i: number) => readonly [unknown, unknown]> = {
+/**
+ * Each copy differs in its outermost name or its base, so no copy shares a pointer string with another. Each shape
+ * holds one `$ref`, so the validator builds its index of pointers; its twin "… without a $ref" has none, and no index.
+ */
+const referenced: Record<string, (i: number) => readonly [unknown, unknown]> = {
   'under the pointer bound': (i) => {
     const options = { levels: 29, nameLength: 560 } as const;
     const schema = pointerBomb({ ...options, leaves: 100, bottom: 'properties' });
@@ -25,6 +28,18 @@ const shapes: Record<string, (i: number) => readonly [unknown, unknown]> = {
     return [{ ...node, $id: `https://copy${i}.example.com/` }, {}];
   },
 };
+
+/** The shape with a `$ref` to an empty definition beside its own keywords: the same verdicts, and an index. */
+const withRef = (schema: unknown): unknown => ({ ...(schema as object), allOf: [{ $ref: '#/$defs/any' }], $defs: { any: {} } });
+
+const shapes: Record<string, (i: number) => readonly [unknown, unknown]> = {};
+for (const [name, make] of Object.entries(referenced)) {
+  shapes[name] = (i) => {
+    const [schema, instance] = make(i);
+    return [withRef(schema), instance];
+  };
+  shapes[`${name} without a $ref`] = make;
+}
 
 const [name = '', copiesText = '4'] = process.argv.slice(2);
 const make = shapes[name];

@@ -66,6 +66,7 @@ export function compileSchema(
     refNodes,
     refTargets,
     anchors: index.anchors,
+    referenced: index.refs.length > 0,
     patternKeys: checked.checked.patternKeys,
   });
   if (compiled.status === 'refused') return compiled;

@@ -60,6 +60,8 @@ export interface AdapterCompileInput {
   readonly refTargets?: ReadonlyMap<SchemaNode, SchemaNode | boolean>;
   /** Every `$anchor` (and pre-2019 fragment `$id`) as the engine resolved it: absolute URI → subschema. */
   readonly anchors: ReadonlyMap<string, SchemaNode>;
+  /** Whether any subschema holds a `$ref` or `$recursiveRef`; absent, the adapter assumes one may. */
+  readonly referenced?: boolean;
   /**
    * Whether some object of `schema` has an own key `pattern` or `patternProperties` (`hasPatternKeys`), as the
    * engine's copy found while it was made; absent, the adapter finds out itself.

@@ -28,6 +28,40 @@ describe('the cfworker adapter', () => {
     assert.equal(createCfworkerAdapter().id, cfworkerAdapterId);
     assert.equal(createEngine().adapterId, cfworkerAdapterId);
   });
+
+  it("builds cfworker's index of subschemas only for a schema that holds a reference", () => {
+    // The adapter's input, seen through a wrapper: cfworker's indexer stamps each subschema it files.
+    const inner = createCfworkerAdapter();
+    const seen: { referenced: boolean | undefined; stamped: boolean }[] = [];
+    const watching: SchemaValidatorAdapter = {
+      id: inner.id,
+      compile: (input) => {
+        const result = inner.compile(input);
+        const root = input.schema as { properties?: Record<string, object> };
+        const leaf = root.properties?.name ?? {};
+        seen.push({ referenced: input.referenced, stamped: Object.hasOwn(leaf, '__absolute_uri__') });
+        return result;
+      },
+    };
+    const plain = { $id: 'https://example.com/tool', type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
+    const withRef = { ...plain, properties: { ...plain.properties, again: { $ref: '#/properties/name' } } };
+    const engine = createEngine({ adapter: watching });
+    // [instance, verdict without the reference, verdict with it]
+    const checks: [unknown, string, string][] = [
+      [{ name: 'x' }, 'valid', 'valid'],
+      [{ name: 1 }, 'invalid', 'invalid'],
+      [{}, 'invalid', 'invalid'],
+      [{ name: 'x', again: 2 }, 'valid', 'invalid'],
+    ];
+    for (const [instance, withoutIt, withIt] of checks) {
+      assert.equal(engine.validate(plain, instance).status, withoutIt, JSON.stringify(instance));
+      assert.equal(engine.validate(withRef, instance).status, withIt, JSON.stringify(instance));
+    }
+    assert.deepEqual(seen, [
+      { referenced: false, stamped: false },
+      { referenced: true, stamped: true },
+    ]);
+  });
 });
 
 describe('the core takes an adapter', () => {
