@@ -6,10 +6,11 @@ import { createEngine } from '../../src/engine/index.ts';
 import { longBaseSchema, pointerBomb, pointerBombInstance } from '../fixtures/hostile-inputs.ts';
 
 /**
- * Each copy differs in its outermost name or its base, so no copy shares a pointer string with another. Each shape
- * holds one `$ref`, so the validator builds its index of pointers; its twin "… without a $ref" has none, and no index.
+ * Each copy differs in its outermost name or its base, so no copy shares a pointer string with another. None holds a
+ * `$ref`: `shapes` below adds one to each (so the validator builds its index) and keeps each as it is under the name
+ * "… without a $ref".
  */
-const referenced: Record<string, (i: number) => readonly [unknown, unknown]> = {
+const bases: Record<string, (i: number) => readonly [unknown, unknown]> = {
   'under the pointer bound': (i) => {
     const options = { levels: 29, nameLength: 560 } as const;
     const schema = pointerBomb({ ...options, leaves: 100, bottom: 'properties' });
@@ -33,7 +34,7 @@ const referenced: Record<string, (i: number) => readonly [unknown, unknown]> = {
 const withRef = (schema: unknown): unknown => ({ ...(schema as object), allOf: [{ $ref: '#/$defs/any' }], $defs: { any: {} } });
 
 const shapes: Record<string, (i: number) => readonly [unknown, unknown]> = {};
-for (const [name, make] of Object.entries(referenced)) {
+for (const [name, make] of Object.entries(bases)) {
   shapes[name] = (i) => {
     const [schema, instance] = make(i);
     return [withRef(schema), instance];
